@@ -1,0 +1,36 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# build-tools.sh SRC DESTDIR: configure (once) and build the part of the
+# toolstack a dom0 needs (libraries, xenstored, xenconsoled, xl, helpers),
+# installed into DESTDIR.  Stubdoms, QEMU, firmware, OCaml and docs are
+# skipped.
+set -euo pipefail
+. "$(dirname "$0")/env.sh"
+
+src=$(cd "$1" && pwd)
+mkdir -p "$2"; dest=$(cd "$2" && pwd)
+flags="--prefix=/usr --disable-stubdom --disable-docs
+  --disable-qemu-traditional --with-system-qemu=/usr/bin/qemu-system-i386
+  --disable-rombios --disable-seabios --disable-ipxe --disable-ovmf
+  --disable-ocamltools --disable-golang --disable-pvshim --disable-xsmpolicy
+  --with-xenstored=xenstored"
+stamp=$src.state/configured
+cd "$src"
+if [ "$(cat "$stamp" 2>/dev/null)" != "$(echo $flags)" ] ||
+   [ ! -f config/Tools.mk ]; then
+    ./configure $flags > "$src.state/configure.log" 2>&1 ||
+        { tail -n 30 "$src.state/configure.log" >&2; exit 1; }
+    echo $flags > "$stamp"
+fi
+log=$src.state/tools.log
+: > "$log"
+for d in include libs xenstore console helpers xl; do
+    if ! make -s -j"$JOBS" -C "tools/$d" install DESTDIR="$dest" >>"$log" 2>&1; then
+        tail -n 40 "$log" >&2
+        echo "error: building tools/$d failed (full log: $log)" >&2
+        exit 1
+    fi
+done
+mkdir -p "$dest/etc/xen"
+[ -f "$dest/etc/xen/xl.conf" ] || : > "$dest/etc/xen/xl.conf"

@@ -1,0 +1,26 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# deps.sh: install the Debian packages the build and the virtual host need.
+# As root, missing packages are installed with apt-get; otherwise the
+# apt-get line is printed and the exit status is 1.
+set -euo pipefail
+
+pkgs="build-essential python3-dev uuid-dev libncurses-dev libyajl-dev
+      zlib1g-dev liblzma-dev acpica-tools flex bison binutils patch
+      qemu-system-x86 busybox-static cpio xz-utils"
+missing=""
+for p in $pkgs; do
+    dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' ||
+        missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+line="apt-get install -y --no-install-recommends$missing"
+if [ "$(id -u)" != 0 ]; then
+    echo "error: missing packages; as root, run: $line" >&2
+    exit 1
+fi
+echo "installing:$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get -q update
+$line

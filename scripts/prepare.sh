@@ -1,0 +1,93 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# prepare.sh TARBALL SRC: make SRC the pinned Xen tree plus our overlay and
+# patch series, doing only what changed since the last run:
+#   - unpack TARBALL (or copy $XEN_SRC) only when SRC does not hold it yet;
+#   - copy overlay files (xen/, tools/, docs/ of this repo) whose contents
+#     differ, so that make rebuilds only what was edited;
+#   - re-apply the patch series from the first patch that changed.
+# A patch that does not apply stops with an error naming it.
+set -euo pipefail
+
+tarball=$1
+src=$2
+top=$(cd "$(dirname "$0")/.." && pwd)
+state=$src.state
+applied=$state/applied
+
+origin="tarball $(sha256sum "$tarball" 2>/dev/null | cut -d' ' -f1)"
+[ -n "${XEN_SRC:-}" ] && origin="dir $(cd "$XEN_SRC" && pwd)"
+
+# 1. Unpack.
+if [ "$(cat "$state/origin" 2>/dev/null)" != "$origin" ] || [ ! -d "$src/xen" ]; then
+    rm -rf "$src" "$state"
+    mkdir -p "$src" "$applied"
+    if [ -n "${XEN_SRC:-}" ]; then
+        [ -f "$XEN_SRC/xen/Makefile" ] ||
+            { echo "error: XEN_SRC=$XEN_SRC is not a Xen tree" >&2; exit 1; }
+        echo "copying $XEN_SRC"
+        tar -C "$XEN_SRC" --exclude=.git -cf - . | tar -C "$src" -xf -
+    else
+        echo "unpacking $(basename "$tarball")"
+        tar -C "$src" --strip-components=1 -xf "$tarball"
+    fi
+    echo "$origin" > "$state/origin"
+fi
+
+# 2. Overlay: new files at their xen.git paths.
+cd "$top"
+if git rev-parse --git-dir >/dev/null 2>&1; then
+    git ls-files --cached --others --exclude-standard -- xen tools docs
+else
+    find xen tools docs -type f 2>/dev/null
+fi | sort -u | while read -r f; do [ -f "$f" ] && echo "$f"; done > "$state/overlay.new"
+n=0
+while read -r f; do
+    if ! cmp -s "$f" "$src/$f"; then
+        mkdir -p "$src/$(dirname "$f")"
+        cp "$f" "$src/$f"
+        n=$((n + 1))
+    fi
+done < "$state/overlay.new"
+# Files that left the overlay since the last run were ours: remove them.
+if [ -f "$state/overlay.list" ]; then
+    comm -23 "$state/overlay.list" "$state/overlay.new" | while read -r f; do
+        rm -f "$src/$f"
+    done
+fi
+mv "$state/overlay.new" "$state/overlay.list"
+echo "overlay: $(wc -l < "$state/overlay.list") files, $n updated"
+
+# 3. Patch series.
+mapfile -t want < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' patches/series)
+mapfile -t have < <(cat "$applied/series" 2>/dev/null)
+keep=0
+while [ $keep -lt ${#want[@]} ] && [ $keep -lt ${#have[@]} ] &&
+      [ "${want[$keep]}" = "${have[$keep]}" ] &&
+      cmp -s "patches/${want[$keep]}" "$applied/${have[$keep]}"; do
+    keep=$((keep + 1))
+done
+for ((i = ${#have[@]} - 1; i >= keep; i--)); do
+    echo "reverting ${have[$i]}"
+    patch -d "$src" -p1 -R -s --batch --no-backup-if-mismatch \
+        < "$applied/${have[$i]}"
+    rm -f "$applied/${have[$i]}"
+done
+printf '%s\n' "${have[@]:0:$keep}" | sed '/^$/d' > "$applied/series"
+for ((i = keep; i < ${#want[@]}; i++)); do
+    p=${want[$i]}
+    [ -f "patches/$p" ] || { echo "error: patches/series names missing $p" >&2; exit 1; }
+    if ! patch -d "$src" -p1 -s --dry-run --batch --forward --fuzz=0 \
+            < "patches/$p" >"$state/patch.log" 2>&1; then
+        echo "error: patch $p does not apply:" >&2
+        cat "$state/patch.log" >&2
+        exit 1
+    fi
+    patch -d "$src" -p1 -s --batch --forward --fuzz=0 --no-backup-if-mismatch \
+        < "patches/$p"
+    cp "patches/$p" "$applied/$p"
+    echo "$p" >> "$applied/series"
+    echo "applied $p"
+done
+echo "patches: ${#want[@]} in series, $(( ${#want[@]} - keep )) (re)applied"

@@ -1,0 +1,36 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The pinned tarball is checked: a wrong file is refused with a clear error.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/test/lib/tap.sh"
+: "${BUILD:=$top/build}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fetch=$top/scripts/fetch-xen.sh
+
+plan 7
+head -c 4735560 /dev/urandom > "$tmp/wrong.tar.xz"
+XEN_TARBALL=$tmp/wrong.tar.xz "$fetch" "$tmp/out.tar.xz" 2>"$tmp/err"
+rc=$?
+check "a wrong tarball of the right size exits 2" test $rc -eq 2
+check "the error says checksum mismatch" grep -q "error: checksum mismatch" "$tmp/err"
+check "the error says how to supply the tarball" grep -q "XEN_TARBALL=" "$tmp/err"
+check "nothing is left at the output path" test ! -e "$tmp/out.tar.xz"
+
+echo corrupt > "$tmp/short.tar.xz"
+XEN_TARBALL=$tmp/short.tar.xz "$fetch" "$tmp/out.tar.xz" 2>"$tmp/err"
+check "a short file exits 2" test $? -eq 2
+
+XEN_TARBALL=$tmp/missing.tar.xz "$fetch" "$tmp/out.tar.xz" 2>"$tmp/err"
+check "a missing XEN_TARBALL exits 1 and says so" \
+    sh -c "test $? -eq 1 && grep -q 'no such file' '$tmp/err'"
+
+good=$(ls "$BUILD"/dl/xen_*.orig.tar.xz 2>/dev/null | head -n 1)
+if [ -n "$good" ]; then
+    XEN_TARBALL=$good "$fetch" "$tmp/out.tar.xz" 2>"$tmp/err"
+    check "the pinned tarball is accepted and copied" \
+        sh -c "test $? -eq 0 && cmp -s '$good' '$tmp/out.tar.xz'"
+else
+    skip "the pinned tarball is accepted" "not downloaded yet"
+fi
+finish

@@ -1,0 +1,80 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# fetch-kernel.sh OUTDIR: get Debian bookworm's dom0 kernel (whatever
+# linux-image-amd64 depends on today) with apt-get download, unpack it into
+# OUTDIR (never into the machine's /boot), and leave there:
+#   vmlinux          the uncompressed kernel (Xen unpacks it 4 s faster)
+#   release          the kernel release (uname -r)
+#   modules/*.ko     the modules dom0 needs, with their dependencies
+#   modules/order    the load order
+set -euo pipefail
+
+out=$1
+top=$(cd "$(dirname "$0")/../.." && pwd)
+: "${BUILD:=$top/build}"
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+# Xen's dom0 interfaces, and virtio for the results disk.
+want="xen-evtchn xen-privcmd xenfs xen-gntdev xen-gntalloc virtio_pci virtio_blk"
+
+conf=$("$top/scripts/apt-private.sh" "$BUILD/dl/apt")
+lists=$BUILD/dl/apt/lists
+if [ -z "$(find "$lists" -maxdepth 1 -name '*Packages*' -mmin -1440 2>/dev/null)" ]; then
+    APT_CONFIG=$conf apt-get -q -q update
+fi
+pkg=$(APT_CONFIG=$conf apt-cache depends linux-image-amd64 |
+      awk '$1 == "Depends:" && $2 ~ /^linux-image-[0-9]/ { print $2; exit }')
+[ -n "$pkg" ] || { echo "error: cannot resolve linux-image-amd64" >&2; exit 1; }
+if [ "$(cat "$out/package" 2>/dev/null)" = "$pkg" ] && [ -f "$out/modules/order" ]; then
+    echo "kernel: $pkg (cached)"
+    exit 0
+fi
+
+rm -rf "$out/tmp"
+mkdir -p "$out/tmp"
+(cd "$out/tmp" && APT_CONFIG=$conf apt-get -q -q download "$pkg")
+deb=$(ls "$out"/tmp/*.deb)
+mkdir "$out/tmp/root"
+dpkg-deb -x "$deb" "$out/tmp/root"
+root=$out/tmp/root
+release=$(ls "$root/lib/modules")
+vmlinuz=$root/boot/vmlinuz-$release
+
+# The bzImage carries an XZ payload: unpack it to an ELF vmlinux.
+off=$(grep -abo $'\xfd7zXZ\x00' "$vmlinuz" | head -n 1 | cut -d: -f1)
+tail -c +$((off + 1)) "$vmlinuz" | xz -dc > "$out/vmlinux.new" 2>/dev/null || true
+head -c 4 "$out/vmlinux.new" | grep -q $'\x7fELF' ||
+    { echo "error: cannot unpack vmlinux from $vmlinuz" >&2; exit 1; }
+mv "$out/vmlinux.new" "$out/vmlinux"
+
+# Resolve module dependencies from each module's .modinfo section.
+declare -A path done
+while read -r ko; do
+    n=$(basename "$ko" .ko)
+    path[${n//-/_}]=$ko
+done < <(find "$root/lib/modules/$release/kernel" -name '*.ko')
+rm -rf "$out/modules"
+mkdir "$out/modules"
+: > "$out/modules/order"
+add() {
+    local m=${1//-/_} ko deps d
+    [ -n "${done[$m]:-}" ] && return
+    ko=${path[$m]:-}
+    [ -n "$ko" ] || { echo "error: module $1 not in $pkg" >&2; exit 1; }
+    done[$m]=1
+    deps=$(objcopy -O binary -j .modinfo "$ko" /dev/stdout | tr '\0' '\n' |
+           sed -n 's/^depends=//p')
+    for d in ${deps//,/ }; do
+        add "$d"
+    done
+    cp "$ko" "$out/modules/"
+    basename "$ko" >> "$out/modules/order"
+}
+for m in $want; do
+    add "$m"
+done
+echo "$release" > "$out/release"
+echo "$pkg" > "$out/package"
+rm -rf "$out/tmp"
+echo "kernel: $pkg ($release), modules: $(tr '\n' ' ' < "$out/modules/order")"

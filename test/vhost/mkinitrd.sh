@@ -1,0 +1,51 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# mkinitrd.sh OUT.cpio DIST KERNELDIR JOB [FILE...]: build the dom0
+# initramfs: busybox, the toolstack installed in DIST with the shared
+# libraries it needs, the kernel modules of KERNELDIR, and the job (run as
+# /job/run; the FILEs go beside it in /job).
+set -euo pipefail
+
+out=$1 dist=$2 kdir=$3 job=$4
+shift 4
+here=$(cd "$(dirname "$0")" && pwd)
+stage=$out.d
+rm -rf "$stage"
+mkdir -p "$stage"/{bin,sbin,etc,proc,sys,dev,run,tmp,job,lib64,lib/x86_64-linux-gnu}
+mkdir -p "$stage/var" && ln -s ../run "$stage/var/run"
+
+bb=$(command -v busybox || echo /bin/busybox)
+cp "$bb" "$stage/bin/busybox"
+for a in $("$bb" --list); do
+    [ -e "$stage/bin/$a" ] || ln -s busybox "$stage/bin/$a"
+done
+
+# The toolstack, without headers, static libraries and documentation.
+tar -C "$dist" --exclude=./usr/include --exclude='*.a' \
+    --exclude=./usr/share --exclude=./usr/lib/pkgconfig -cf - . |
+    tar -C "$stage" -xf -
+
+# Shared libraries from the build machine that those binaries need, plus
+# libgcc_s, which glibc dlopen()s for pthread_cancel (ldd cannot see it).
+libs=$(find "$stage/usr" -type f -perm -u+x -o -type f -name '*.so*' |
+       xargs -r ldd 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// { print $3 }' |
+       grep -v "^$stage" | sort -u)
+gcc_s=$(ldconfig -p | awk '/libgcc_s.so.1 .*x86-64/ { print $NF; exit }')
+for l in $libs $gcc_s; do
+    cp -L "$l" "$stage/lib/x86_64-linux-gnu/"
+done
+cp -L /lib64/ld-linux-x86-64.so.2 "$stage/lib64/"
+
+release=$(cat "$kdir/release")
+mkdir -p "$stage/lib/modules/$release"
+cp "$kdir"/modules/* "$stage/lib/modules/$release/"
+
+cp "$here/dom0-init" "$stage/init"
+cp "$job" "$stage/job/run"
+for f in "$@"; do
+    cp -r "$f" "$stage/job/"
+done
+chmod +x "$stage/init" "$stage/job/run"
+(cd "$stage" && find . | cpio -o -H newc --quiet) > "$out"
+rm -rf "$stage"

@@ -1,0 +1,191 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Boot Xen + dom0 in QEMU (TCG), run a job in dom0, collect its results.
+
+usage: run.py --xen XEN --kernel VMLINUX --initrd CPIO --out DIR [--timeout S]
+
+The serial console goes to DIR/console.log, each line stamped with the
+seconds since QEMU started.  The job's own output (between the VHOST job
+start/end markers) is also echoed to stdout, indented.  When dom0 powers off, the
+results disk is unpacked into DIR/results.
+
+Exit status: the job's exit status when it ran to the end; 124 when the
+wall-clock timeout or the silence timeout expired; 125 when Xen or dom0
+crashed or the harness failed.  On any failure the console tail is printed.
+"""
+
+import argparse
+import os
+import re
+import select
+import subprocess
+import sys
+import tarfile
+import time
+
+FATAL = re.compile(r"Panic on CPU|Hardware Dom0 crashed|Kernel panic|"
+                   r"Attempted to kill init|KVM internal error|"
+                   r"FATAL TRAP|VHOST-ERROR")
+CPU = "qemu64,+svm"     # SMAP under TCG crashes a PV dom0: never enable it.
+
+
+def parse_args():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--xen", required=True)
+    p.add_argument("--kernel", required=True)
+    p.add_argument("--initrd", required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("--timeout", type=float, default=600)
+    p.add_argument("--silence", type=float, default=120,
+                   help="fail when the console is silent this long")
+    p.add_argument("--smp", type=int, default=2)
+    p.add_argument("--mem", type=int, default=2048)
+    p.add_argument("--xen-args", default="")
+    p.add_argument("--timing", help="append stage timings to this file")
+    p.add_argument("--quiet", action="store_true",
+                   help="do not echo the job's output")
+    return p.parse_args()
+
+
+def qemu_cmd(a, disk):
+    xen_args = ("console=com1 com1=115200,8n1 dom0_mem=1024M,max:1024M "
+                "dom0_max_vcpus=%d loglvl=all guest_loglvl=all noreboot %s"
+                % (a.smp, a.xen_args))
+    return ["qemu-system-x86_64", "-accel", "tcg", "-cpu", CPU,
+            "-m", str(a.mem), "-smp", str(a.smp),
+            "-nographic", "-no-reboot", "-monitor", "none",
+            "-kernel", a.xen, "-append", xen_args.strip(),
+            "-initrd", "%s console=hvc0 earlyprintk=xen,%s"
+                       % (a.kernel.replace(",", ",,"),
+                          a.initrd.replace(",", ",,")),
+            "-drive", "file=%s,format=raw,if=none,id=res" % disk,
+            "-device", "virtio-blk-pci,drive=res,disable-legacy=on,"
+                       "iommu_platform=on"]
+
+
+class Console:
+    """Reads QEMU's serial output, stamps and logs it, finds markers."""
+
+    def __init__(self, log, echo):
+        self.log = log
+        self.echo = echo
+        self.t0 = time.monotonic()
+        self.buf = b""
+        self.tail = []
+        self.in_job = False
+        self.marks = {}
+        self.rc = None
+        self.fatal = None
+        self.last = self.t0
+
+    def feed(self, data):
+        self.last = time.monotonic()
+        self.buf += data
+        *lines, self.buf = self.buf.split(b"\n")
+        for raw in lines:
+            self.line(raw.decode("utf-8", "replace").rstrip("\r"))
+
+    def line(self, text):
+        now = time.monotonic() - self.t0
+        self.log.write("[%8.3f] %s\n" % (now, text))
+        self.tail = (self.tail + [text])[-40:]
+        if "VHOST: job end" in text:
+            self.in_job = False
+        if self.in_job and self.echo:
+            print("    " + text, flush=True)
+        if "VHOST: job start" in text:
+            self.in_job = True
+        for key in ("dom0 up", "toolstack up", "job start", "job end",
+                    "results written"):
+            if "VHOST: " + key in text and key not in self.marks:
+                self.marks[key] = now
+        m = re.search(r"VHOST-RESULT: rc=(\d+)", text)
+        if m:
+            self.rc = int(m.group(1))
+        if self.fatal is None and FATAL.search(text):
+            self.fatal = (now, text.strip())
+
+
+def run(a):
+    os.makedirs(a.out, exist_ok=True)
+    disk = os.path.join(a.out, "results.img")
+    with open(disk, "wb") as f:
+        f.truncate(256 << 20)
+    logpath = os.path.join(a.out, "console.log")
+    with open(logpath, "w", buffering=1) as log:
+        con = Console(log, not a.quiet)
+        proc = subprocess.Popen(qemu_cmd(a, disk), stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT)
+        why = None
+        while True:
+            r, _, _ = select.select([proc.stdout], [], [], 0.5)
+            if r:
+                data = os.read(proc.stdout.fileno(), 65536)
+                if not data:
+                    break
+                con.feed(data)
+            now = time.monotonic()
+            if now - con.t0 > a.timeout:
+                why = "timeout: no power-off within %d s" % a.timeout
+            elif now - con.last > a.silence:
+                why = "hang: console silent for %d s" % a.silence
+            elif con.fatal and now - con.t0 > con.fatal[0] + 5:
+                why = "crash: %s" % con.fatal[1]
+            if why:
+                proc.kill()
+                break
+        if con.buf:
+            con.line(con.buf.decode("utf-8", "replace"))
+        proc.wait()
+        if why is None and con.fatal:
+            why = "crash: %s" % con.fatal[1]
+    total = time.monotonic() - con.t0
+    timing(a, con, total)
+    if why is None and con.rc is None:
+        why = "QEMU exited (status %d) before the job finished" % proc.returncode
+    if why is None:
+        why = unpack(disk, os.path.join(a.out, "results"))
+    os.unlink(disk)
+    if why:
+        print("vhost: FAILED after %.1f s: %s" % (total, why), file=sys.stderr)
+        print("vhost: console tail (full log: %s):" % logpath, file=sys.stderr)
+        for t in con.tail:
+            print("  | " + t, file=sys.stderr)
+        return 124 if why.startswith(("timeout", "hang")) else 125
+    print("vhost: job exit status %d after %.1f s (log: %s)"
+          % (con.rc, total, logpath), file=sys.stderr)
+    return con.rc
+
+
+def unpack(disk, dest):
+    os.makedirs(dest, exist_ok=True)
+    try:
+        with tarfile.open(disk, "r:") as t:
+            members = t.getmembers()
+            for m in members:
+                # Only plain files and folders, inside dest.
+                path = os.path.normpath(m.name)
+                if (not (m.isfile() or m.isdir()) or path.startswith("..")
+                        or os.path.isabs(path)):
+                    return "unsafe entry in the results: %r" % m.name
+            t.extractall(dest, members)
+    except (tarfile.TarError, OSError) as e:
+        return "cannot unpack the results disk: %s" % e
+    return None
+
+
+def timing(a, con, total):
+    if not a.timing:
+        return
+    m = con.marks
+    with open(a.timing, "a") as f:
+        if "job start" in m:
+            f.write("boot %.1f\n" % m["job start"])
+        if "job start" in m and "job end" in m:
+            f.write("job %.1f\n" % (m["job end"] - m["job start"]))
+        f.write("qemu-total %.1f\n" % total)
+
+
+if __name__ == "__main__":
+    sys.exit(run(parse_args()))

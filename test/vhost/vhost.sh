@@ -1,0 +1,36 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# vhost.sh [run.py options] OUTDIR JOB [FILE...]: run JOB (with FILEs
+# beside it) in dom0 of the virtual host built in $BUILD.  The job's
+# artifacts land in OUTDIR/results, the console in OUTDIR/console.log.
+# Exit status: see run.py.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+: "${BUILD:=$(cd "$here/../.." && pwd)/build}"
+opts=()
+while [[ $# -gt 0 && $1 == --* ]]; do
+    case $1 in
+    --quiet) opts+=("$1"); shift ;;
+    *) opts+=("$1" "$2"); shift 2 ;;
+    esac
+done
+out=$1 job=$2
+shift 2
+for f in "$BUILD/xen/xen/xen" "$BUILD/kernel/vmlinux" "$BUILD/dist/usr/sbin/xl"; do
+    [ -f "$f" ] || { echo "error: $f missing: run make first" >&2; exit 125; }
+done
+rm -rf "$out"
+mkdir -p "$out"
+[ -n "${TIMING_LOG:-}" ] && opts+=(--timing "$TIMING_LOG")
+start=$(date +%s%N)
+"$here/mkinitrd.sh" "$out/initrd.cpio" "$BUILD/dist" "$BUILD/kernel" "$job" "$@"
+[ -n "${TIMING_LOG:-}" ] &&
+    awk -v ms=$(( ($(date +%s%N) - start) / 1000000 )) \
+        'BEGIN { printf "initramfs %.3f\n", ms / 1000 }' >> "$TIMING_LOG"
+rc=0
+/usr/bin/python3 "$here/run.py" --xen "$BUILD/xen/xen/xen" \
+    --kernel "$BUILD/kernel/vmlinux" --initrd "$out/initrd.cpio" \
+    --out "$out" "${opts[@]}" || rc=$?
+rm -f "$out/initrd.cpio"
+exit $rc
