@@ -12,7 +12,7 @@ set -euo pipefail
 
 tarball=$1
 src=$2
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=${OVERLAY_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
 state=$src.state
 applied=$state/applied
 
@@ -37,11 +37,16 @@ fi
 
 # 2. Overlay: new files at their xen.git paths.
 cd "$top"
-if git rev-parse --git-dir >/dev/null 2>&1; then
-    git ls-files --cached --others --exclude-standard -- xen tools docs
-else
-    find xen tools docs -type f 2>/dev/null
-fi | sort -u | while read -r f; do [ -f "$f" ] && echo "$f"; done > "$state/overlay.new"
+{
+    if git rev-parse --git-dir >/dev/null 2>&1; then
+        git ls-files --cached --others --exclude-standard -- xen tools docs
+    else
+        for d in xen tools docs; do
+            [ -d "$d" ] && find "$d" -type f
+        done
+    fi
+    true
+} | sort -u | while read -r f; do [ -f "$f" ] && echo "$f"; done > "$state/overlay.new"
 n=0
 while read -r f; do
     if ! cmp -s "$f" "$src/$f"; then

@@ -1,0 +1,82 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# prepare.sh does only what changed: no re-unpack on a re-run, an edited
+# overlay file is the only file copied, the series is re-applied from the
+# first changed patch, and a patch that does not apply stops the build.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/test/lib/tap.sh"
+: "${BUILD:=$top/build}"
+tarball=$(ls "$BUILD"/dl/xen_*.orig.tar.xz 2>/dev/null | head -n 1)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+prep() { OVERLAY_DIR=$tmp/ov "$top/scripts/prepare.sh" "$tarball" "$tmp/src" > "$tmp/log" 2>&1; }
+
+plan 11
+[ -n "$tarball" ] || { echo "Bail out! no tarball in $BUILD/dl (run make fetch)"; exit 1; }
+mkdir -p "$tmp/ov/xen/common" "$tmp/ov/tools/misc" "$tmp/ov/patches"
+echo "/* a */" > "$tmp/ov/xen/common/a.c"
+echo "/* b */" > "$tmp/ov/tools/misc/b.c"
+# A one-line patch to README, made from the tarball's own first lines.
+tar -xOf "$tarball" --wildcards '*/README' | head -n 3 > "$tmp/ctx"
+{
+    printf 'Subject: [PATCH] test\nSigned-off-by: t\n---\n'
+    printf -- '--- a/README\n+++ b/README\n@@ -1,3 +1,4 @@\n+PATCHED ONE\n'
+    sed 's/^/ /' "$tmp/ctx"
+} > "$tmp/ov/patches/0001-readme.patch"
+echo 0001-readme.patch > "$tmp/ov/patches/series"
+
+prep
+check "a first run unpacks, copies 2 overlay files, applies 1 patch" \
+    sh -c "grep -q unpacking '$tmp/log' && grep -q '2 updated' '$tmp/log' &&
+           grep -q '1 (re)applied' '$tmp/log' && grep -q 'PATCHED ONE' '$tmp/src/README'"
+touch "$tmp/src/marker"
+touch -d '2000-01-01' "$tmp/src/xen/common/a.c" "$tmp/src/tools/misc/b.c" "$tmp/src/README"
+prep
+check "a re-run does not unpack again" \
+    sh -c "! grep -q unpacking '$tmp/log' && test -e '$tmp/src/marker'"
+check "a re-run copies nothing and applies nothing" \
+    sh -c "grep -q '0 updated' '$tmp/log' && grep -q '0 (re)applied' '$tmp/log'"
+check "a re-run touches no file" \
+    test -z "$(find "$tmp/src/xen/common/a.c" "$tmp/src/tools/misc/b.c" "$tmp/src/README" -newer "$tmp/src/marker")"
+
+echo "/* b2 */" > "$tmp/ov/tools/misc/b.c"
+prep
+check "after editing one overlay file only it is copied" \
+    sh -c "grep -q '1 updated' '$tmp/log' && grep -q b2 '$tmp/src/tools/misc/b.c' &&
+           test -z \"\$(find '$tmp/src/xen/common/a.c' -newer '$tmp/src/marker')\""
+
+sed 's/PATCHED ONE/PATCHED TWO/' "$tmp/ov/patches/0001-readme.patch" > "$tmp/p" &&
+    mv "$tmp/p" "$tmp/ov/patches/0001-readme.patch"
+prep
+check "an edited patch is reverted and re-applied" \
+    sh -c "grep -q 'reverting 0001' '$tmp/log' && grep -q 'PATCHED TWO' '$tmp/src/README' &&
+           ! grep -q 'PATCHED ONE' '$tmp/src/README'"
+
+rm "$tmp/ov/xen/common/a.c"
+prep
+check "a file removed from the overlay is removed from the tree" test ! -e "$tmp/src/xen/common/a.c"
+
+cat > "$tmp/ov/patches/0002-bad.patch" <<'EOP'
+Subject: [PATCH] does not apply
+Signed-off-by: t
+---
+--- a/README
++++ b/README
+@@ -1,2 +1,2 @@
+-this line is not in README
++neither is this one
+ at all
+EOP
+echo 0002-bad.patch >> "$tmp/ov/patches/series"
+prep
+rc=$?
+check "a patch that does not apply fails the prepare step" test $rc -ne 0
+check "the error names the patch" grep -q 'error: patch 0002-bad.patch does not apply' "$tmp/log"
+check "the tree is left as it was (dry run first)" \
+    sh -c "grep -q 'PATCHED TWO' '$tmp/src/README' && ! grep -q 'neither' '$tmp/src/README'"
+sed -i '/0002/d' "$tmp/ov/patches/series"
+echo 0003-missing.patch >> "$tmp/ov/patches/series"
+prep
+check "a series entry without a file fails and says so" \
+    sh -c "test $? -ne 0 && grep -q 'missing 0003-missing.patch' '$tmp/log'"
+finish
