@@ -1,0 +1,92 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# profile-timer.sh OUTDIR: end-to-end check of `xl profile` with the timer
+# source, on any Xen host with the profiler built in (the virtual host runs
+# it unchanged).  Run in dom0 as root.  Prints TAP, leaves its artifacts
+# (data file, folded stacks, status and xl dmesg outputs) in OUTDIR, and
+# exits non-zero if a check failed.
+#
+# Environment: SECONDS_TO_RUN (default 10), HZ (default 97).
+here=$(cd "$(dirname "$0")" && pwd)
+if [ -f "$here/tap.sh" ]; then . "$here/tap.sh"; else . "$here/../lib/tap.sh"; fi
+out=${1:-./profile-artifacts}
+mkdir -p "$out" && cd "$out" || exit 1
+run=${SECONDS_TO_RUN:-10}
+hz=${HZ:-97}
+uptime() { cut -d' ' -f1 /proc/uptime; }
+# one_line_error CMD...: fails with exactly one line on stderr
+one_line_error() {
+    "$@" >/dev/null 2>err.txt && return 1
+    [ "$(wc -l < err.txt)" -eq 1 ] || { cat err.txt; return 1; }
+    diag "$(cat err.txt)"
+}
+
+plan 24
+xl profile discard >/dev/null 2>&1    # a leftover of an aborted run
+check "status says idle" sh -c 'xl profile status | grep -q "^state *: idle"'
+check "stop when idle fails, saying so" \
+    sh -c 'xl profile stop 2>err.txt; [ $? -ne 0 ] && grep -q "no profile is running" err.txt'
+check "-F abc: one-line error" one_line_error xl profile start -F abc
+check "-F 0: one-line error" one_line_error xl profile start -F 0
+check "-g 500: one-line error" one_line_error xl profile start -g 500
+check "-s bogus: one-line error" one_line_error xl profile start -s bogus
+check "-F with -c: one-line error" one_line_error xl profile start -F 97 -c 100000
+check "-C 4095 (no such pCPU): one-line error from Xen" one_line_error xl profile start -C 4095
+check "an unknown verb: one-line error" one_line_error xl profile bogus
+
+nr=$(xl info | sed -n 's/^nr_cpus *: //p')
+t0=$(uptime)
+check "start -F $hz" sh -c "xl profile start -F $hz > start.txt"
+cat start.txt
+check "start says the timer source runs" grep -q "timer source" start.txt
+check "a second start fails: already running" \
+    sh -c 'xl profile start 2>err.txt; [ $? -ne 0 ] && grep -q "already running" err.txt'
+
+# Workload: hypercalls (sysctls, console reads, xenstore) for $run seconds.
+end=$(awk -v t="$t0" -v r="$run" 'BEGIN { print t + r }')
+xl profile status > status-1.txt
+while awk -v u="$(uptime)" -v e="$end" 'BEGIN { exit !(u < e) }'; do
+    xl info > /dev/null
+    xl dmesg > /dev/null
+    xenstore-ls > /dev/null 2>&1
+done
+xl profile status > status-2.txt
+xl profile status --json > status.json
+t1=$(uptime)
+check "stop -o out.folded" sh -c "xl profile stop -o out.folded > stop.txt"
+cat stop.txt status-2.txt
+xl dmesg > xl-dmesg.txt
+check "status showed source timer while running" grep -q "^source *: timer" status-1.txt
+taken() { awk '$2 == "sampled" { s += $3 } END { print s + 0 }' "$1"; }
+check "status counts rose while running ($(taken status-1.txt) -> $(taken status-2.txt))" \
+    test "$(taken status-2.txt)" -gt "$(taken status-1.txt)"
+check "the data file and the folded stacks exist" test -s xenprofile.data -a -s out.folded
+total=$(awk '{ s += $NF } END { print s + 0 }' out.folded)
+expect=$(awk -v h="$hz" -v a="$t0" -v b="$t1" -v n="$nr" 'BEGIN { printf "%d", h * (b - a) * n }')
+check "samples $total within 20% of $hz Hz x $(awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}') s x $nr pCPUs = $expect" \
+    awk -v t="$total" -v e="$expect" 'BEGIN { exit !(t >= 0.8 * e && t <= 1.2 * e) }'
+check "no sample lost at the default ring size" grep -q "(0 lost)" stop.txt
+check "status is idle after stop" sh -c 'xl profile status | grep -q "^state *: idle"'
+
+# Xen function names: every frame of Xen stacks, markers and guests aside.
+awk '{ $NF = ""; n = split($0, f, ";"); for (i = 1; i <= n; i++) print f[i] }' out.folded |
+    sed 's/ *$//' | grep -v -e '^\[' -e '^d[0-9]*v[0-9]*' | sort -u > functions.txt
+check "at least 20 distinct Xen functions ($(wc -l < functions.txt))" test "$(wc -l < functions.txt)" -ge 20
+if [ -r /proc/xen/xensyms ]; then
+    sed 's/^[0-9a-f]* . //; s/^.*#//' /proc/xen/xensyms | sort -u > xensyms.txt
+    missing=$(grep -v -x -F -f xensyms.txt functions.txt | head -n 5 | tr '\n' ' ')
+    check "every function is in Xen's symbol table${missing:+ (not: $missing)}" test -z "$missing"
+else
+    skip "every function is in Xen's symbol table" "no /proc/xen/xensyms"
+fi
+deep=$(awk '!/^\[|^d[0-9]+v/ { n = split($1, f, ";"); t += $NF; if (n > 2) d += $NF }
+            END { printf "%d %d", d, t }' out.folded)
+check "most Xen stacks are deeper than 2 frames ($deep)" \
+    sh -c "set -- $deep; [ \$((\$1 * 2)) -gt \$2 ]"
+# Roots: idle pCPUs sample the idle loop, the workload the hypercall path.
+idle=$(awk '/(^|;)idle_loop(;| )/ { s += $NF } END { print s + 0 }' out.folded)
+hcall=$(awk '/(^|;)(pv|hvm)_hypercall(;| )/ { s += $NF } END { print s + 0 }' out.folded)
+check "idle pCPU time is in idle_loop ($idle samples)" test "$idle" -ge 10
+check "the workload's hypercalls are seen ($hcall samples under pv_hypercall)" test "$hcall" -ge 10
+finish

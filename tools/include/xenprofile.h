@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * xenprofile.h: libxenprofile, reading and writing hypervisor profiles.
+ *
+ * The library depends on the C library only (never on libxenctrl or
+ * libxenlight), so that a profile taken on a Xen host can be read
+ * anywhere.  It knows:
+ *   - the record stream of XEN_SYSCTL_profile_op read (decoded by byte
+ *     offsets, little-endian; see xen/include/public/profilectl.h);
+ *   - the self-contained data file `xl profile stop` writes
+ *     (xenprofile.data: samples, symbol table, domains, metadata);
+ *   - symbolization against the hypervisor's embedded symbol table;
+ *   - writers (folded stacks, ...).
+ *
+ * Error contract: functions returning int return 0 on success and a
+ * negative errno value on failure (-EINVAL bad argument, -ENOMEM, -EIO or
+ * another errno from the C library for I/O, -EBADMSG corrupt data); when
+ * they take err/errlen they also write a one-line message there (no
+ * trailing newline) naming the file and, for corrupt data, the offset.
+ * On failure no output object is returned and nothing is leaked.
+ */
+#ifndef XENPROFILE_H
+#define XENPROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define XENPROF_FILE_MAGIC   "XENPROF\0"    /* 8 bytes at offset 0 */
+#define XENPROF_FILE_VERSION 1
+
+/* Record stream layout (XEN_PROFILE_RECORD_VERSION 1), by byte offset. */
+#define XENPROF_REC_VERSION        1
+#define XENPROF_REC_OFF_SIZE       0        /* uint16 */
+#define XENPROF_REC_OFF_TYPE       2        /* uint8 */
+#define XENPROF_REC_OFF_FLAGS      3        /* uint8 */
+#define XENPROF_REC_OFF_DOMID      4        /* uint16 */
+#define XENPROF_REC_OFF_VCPU       6        /* uint16 */
+#define XENPROF_REC_OFF_CPU        8        /* uint16 */
+#define XENPROF_REC_OFF_MODE       10       /* uint8 */
+#define XENPROF_REC_OFF_NR_FRAMES  11       /* uint8 */
+#define XENPROF_REC_OFF_TSC        16       /* uint64 */
+#define XENPROF_REC_HDR_SIZE       24       /* ip[] follows, uint64 each */
+#define XENPROF_REC_SAMPLE         1
+#define XENPROF_MAX_FRAMES         128      /* 1 + XEN_PROFILE_MAX_DEPTH */
+
+#define XENPROF_MODE_XEN           0
+#define XENPROF_MODE_GUEST_KERNEL  1
+#define XENPROF_MODE_GUEST_USER    2
+
+#define XENPROF_F_TRUNCATED        (1u << 0)
+#define XENPROF_F_BAD_FRAME        (1u << 1)
+#define XENPROF_F_HVM              (1u << 2)
+#define XENPROF_F_IDLE             (1u << 3)
+
+#define XENPROF_DOMID_IDLE         0x7fff
+
+#define XENPROF_SOURCE_TIMER       1
+#define XENPROF_SOURCE_PMU         2
+
+/* Per-pCPU status flags, as XEN_PROFILE_CPU_*. */
+#define XENPROF_CPU_SAMPLED        (1u << 0)
+#define XENPROF_CPU_RING           (1u << 1)
+#define XENPROF_CPU_OFFLINED       (1u << 2)
+#define XENPROF_CPU_LEFT_OUT       (1u << 3)
+
+/* One decoded sample; ip points into the record stream (not copied). */
+struct xenprof_sample {
+    uint64_t tsc;
+    uint32_t cpu;
+    uint32_t domid;
+    uint32_t vcpu;
+    uint8_t mode;                   /* XENPROF_MODE_* */
+    uint8_t flags;                  /* XENPROF_F_* */
+    uint8_t nr_frames;              /* 1..XENPROF_MAX_FRAMES */
+    const uint8_t *ip;              /* nr_frames little-endian uint64 */
+};
+
+/* Frame i of a sample (0 = interrupted IP, then return addresses). */
+uint64_t xenprof_sample_ip(const struct xenprof_sample *s, unsigned int i);
+
+/*
+ * Decode the record at *off of buf[0..len).  Returns 1 and advances *off
+ * past it when a sample was decoded, 0 at the end of buf, or -EBADMSG
+ * (with a message naming the offset) when the record is corrupt: size not
+ * a multiple of 8 or below the header, beyond len, nr_frames not 1..128
+ * or not matching size.  Records of unknown type are skipped.
+ */
+int xenprof_decode_next(const uint8_t *buf, size_t len, size_t *off,
+                        struct xenprof_sample *s, char *err, size_t errlen);
+
+struct xenprof_symbol {
+    uint64_t addr;
+    char type;                      /* nm(1) letter */
+    char *name;                     /* owned by the containing object */
+};
+
+struct xenprof_domain {
+    uint32_t domid;
+    char name[64];                  /* NUL-terminated, may be "" */
+    uint8_t uuid[16];
+};
+
+struct xenprof_cpu {
+    uint32_t cpu;
+    uint32_t flags;                 /* XENPROF_CPU_* */
+    uint64_t taken, lost, read;
+    uint64_t cost_min, cost_avg, cost_max;  /* TSC ticks */
+};
+
+struct xenprof_meta {
+    char xen_version[64];           /* "4.17.5" */
+    char build_id[128];             /* hex, "" if unknown */
+    char hostname[64];
+    uint64_t tsc_khz;
+    uint32_t nr_host_cpus;          /* pCPUs of the host */
+    uint32_t source;                /* XENPROF_SOURCE_* in use */
+    char source_reason[128];        /* why that source, for people */
+    uint32_t frequency;             /* Hz asked for, 0 if period */
+    uint32_t max_depth;
+    uint64_t period;                /* ns (timer) / events (pmu) */
+    uint64_t start_time_ns;         /* Unix time, ns */
+    uint64_t stop_time_ns;
+    uint64_t start_tsc, stop_tsc;
+};
+
+/* A whole profile, as saved in a data file. */
+struct xenprof_data {
+    struct xenprof_meta meta;
+    struct xenprof_cpu *cpus;       /* per sampled pCPU */
+    size_t nr_cpus;
+    struct xenprof_symbol *syms;    /* the embedded table, any order */
+    size_t nr_syms;
+    struct xenprof_domain *doms;    /* every domain seen in the samples */
+    size_t nr_doms;
+    uint8_t *records;               /* record stream, all pCPUs */
+    size_t records_len;
+};
+
+/* Allocate an empty profile (all zero); NULL when out of memory. */
+struct xenprof_data *xenprof_data_new(void);
+
+/* Free a profile and everything it owns.  NULL is allowed. */
+void xenprof_data_free(struct xenprof_data *d);
+
+/*
+ * Append to a profile; the data is copied.  Return 0 or -ENOMEM (the
+ * profile is then unchanged).
+ */
+int xenprof_data_add_records(struct xenprof_data *d, const void *buf,
+                             size_t len);
+int xenprof_data_add_symbol(struct xenprof_data *d, uint64_t addr,
+                            char type, const char *name);
+int xenprof_data_add_domain(struct xenprof_data *d, uint32_t domid,
+                            const char *name, const uint8_t uuid[16]);
+int xenprof_data_add_cpu(struct xenprof_data *d,
+                         const struct xenprof_cpu *cpu);
+
+/*
+ * Write d to path atomically: a temporary file in the same folder, fsync,
+ * rename.  On failure path is untouched and the temporary file removed.
+ */
+int xenprof_data_write(const struct xenprof_data *d, const char *path,
+                       char *err, size_t errlen);
+
+/*
+ * Read a data file.  Every record is validated (xenprof_decode_next); a
+ * truncated or corrupt file fails with -EBADMSG and a message naming the
+ * offset, a file of another format or a newer version with -EINVAL.
+ */
+int xenprof_data_read(const char *path, struct xenprof_data **d,
+                      char *err, size_t errlen);
+
+/*
+ * Symbol table for lookups: text symbols ('T', 't', 'W', 'w') sorted by
+ * address.  Display names drop the embedded table's "file#" prefix of
+ * static symbols unless two symbols then share a name.  Returns NULL when
+ * out of memory.
+ */
+struct xenprof_symtab;
+struct xenprof_symtab *xenprof_symtab_new(const struct xenprof_symbol *syms,
+                                          size_t n);
+void xenprof_symtab_free(struct xenprof_symtab *t);
+
+/*
+ * The display name of the function containing addr, or NULL when addr is
+ * below the first text symbol or past the end of text.  The name is owned
+ * by t.  Return addresses (frames i > 0) are looked up at addr - 1 by the
+ * callers, so that a call as the last instruction of a function is not
+ * attributed to the next one.
+ */
+const char *xenprof_symtab_lookup(const struct xenprof_symtab *t,
+                                  uint64_t addr);
+
+/* Folded-stack writer options. */
+struct xenprof_folded_opts {
+    int include_guest;              /* 1: guest samples too (default) */
+};
+
+/*
+ * Write folded stacks ("root;...;leaf COUNT\n", one line per distinct
+ * stack, sorted by stack) for all samples of d:
+ *   - Xen samples: the Xen function names, root to leaf (ip[last] ...
+ *     ip[0]); an address no symbol covers is "[unknown]";
+ *   - a walk cut by max_depth starts with the frame "[truncated]", one
+ *     cut by a bad frame pointer with "[bad frame]" (where the missing
+ *     callers would be), never silently shortened;
+ *   - guest samples: "d<domid>v<vcpu> <name>;[guest kernel]" or
+ *     "...;[guest user]" (name from the domain table, or "d<domid>"
+ *     alone when unknown).
+ * Returns 0, -EIO on a write error, -EBADMSG on corrupt records.
+ */
+int xenprof_write_folded(const struct xenprof_data *d, FILE *out,
+                         const struct xenprof_folded_opts *opts,
+                         char *err, size_t errlen);
+
+#endif /* XENPROFILE_H */

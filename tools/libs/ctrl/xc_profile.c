@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * xc_profile.c: XEN_SYSCTL_profile_op, the hypervisor sampling profiler.
+ *
+ * One wrapper per sub-op: bounce the caller's buffers, issue the sysctl,
+ * copy the results out.  Each returns 0, or -1 with errno set from the
+ * hypervisor (see xen/include/public/profilectl.h for the errno values).
+ */
+#include "xc_private.h"
+
+int xc_profile_start(xc_interface *xch, const xen_profile_start_t *start,
+                     const uint8_t *cpumap, unsigned int nr_bits)
+{
+    DECLARE_SYSCTL;
+    DECLARE_HYPERCALL_BOUNCE_IN(cpumap, (nr_bits + 7) / 8);
+    int ret;
+
+    if ( !cpumap )
+        nr_bits = 0;
+    HYPERCALL_BOUNCE_SET_SIZE(cpumap, (nr_bits + 7) / 8);
+    if ( xc_hypercall_bounce_pre(xch, cpumap) )
+        return -1;
+
+    sysctl.cmd = XEN_SYSCTL_profile_op;
+    sysctl.u.profile_op.cmd = XEN_PROFILE_OP_start;
+    sysctl.u.profile_op.pad = 0;
+    sysctl.u.profile_op.u.start = *start;
+    sysctl.u.profile_op.u.start.cpumap.nr_bits = nr_bits;
+    set_xen_guest_handle(sysctl.u.profile_op.u.start.cpumap.bitmap, cpumap);
+
+    ret = do_sysctl(xch, &sysctl);
+
+    xc_hypercall_bounce_post(xch, cpumap);
+    return ret;
+}
+
+static int profile_simple_op(xc_interface *xch, uint32_t cmd)
+{
+    DECLARE_SYSCTL;
+
+    memset(&sysctl.u.profile_op, 0, sizeof(sysctl.u.profile_op));
+    sysctl.cmd = XEN_SYSCTL_profile_op;
+    sysctl.u.profile_op.cmd = cmd;
+
+    return do_sysctl(xch, &sysctl);
+}
+
+int xc_profile_stop(xc_interface *xch)
+{
+    return profile_simple_op(xch, XEN_PROFILE_OP_stop);
+}
+
+int xc_profile_release(xc_interface *xch)
+{
+    return profile_simple_op(xch, XEN_PROFILE_OP_release);
+}
+
+int xc_profile_status(xc_interface *xch, xen_profile_status_t *status,
+                      xen_profile_cpu_t *cpus, unsigned int *nr_cpus)
+{
+    DECLARE_SYSCTL;
+    DECLARE_HYPERCALL_BOUNCE(cpus, 0, XC_HYPERCALL_BUFFER_BOUNCE_OUT);
+    unsigned int n = cpus ? *nr_cpus : 0;
+    int ret;
+
+    HYPERCALL_BOUNCE_SET_SIZE(cpus, n * sizeof(*cpus));
+    if ( xc_hypercall_bounce_pre(xch, cpus) )
+        return -1;
+
+    memset(&sysctl.u.profile_op, 0, sizeof(sysctl.u.profile_op));
+    sysctl.cmd = XEN_SYSCTL_profile_op;
+    sysctl.u.profile_op.cmd = XEN_PROFILE_OP_status;
+    sysctl.u.profile_op.u.status.nr_cpus = n;
+    set_xen_guest_handle(sysctl.u.profile_op.u.status.cpus, cpus);
+
+    ret = do_sysctl(xch, &sysctl);
+
+    xc_hypercall_bounce_post(xch, cpus);
+    if ( !ret )
+    {
+        *status = sysctl.u.profile_op.u.status;
+        *nr_cpus = status->nr_cpus;
+    }
+    return ret;
+}
+
+int xc_profile_read(xc_interface *xch, unsigned int cpu, uint32_t flags,
+                    uint64_t *offset, void *buf, uint32_t size,
+                    uint32_t *bytes, uint32_t *records,
+                    uint64_t *pending_bytes)
+{
+    DECLARE_SYSCTL;
+    DECLARE_HYPERCALL_BOUNCE(buf, size, XC_HYPERCALL_BUFFER_BOUNCE_OUT);
+    int ret;
+
+    if ( xc_hypercall_bounce_pre(xch, buf) )
+        return -1;
+
+    memset(&sysctl.u.profile_op, 0, sizeof(sysctl.u.profile_op));
+    sysctl.cmd = XEN_SYSCTL_profile_op;
+    sysctl.u.profile_op.cmd = XEN_PROFILE_OP_read;
+    sysctl.u.profile_op.u.read.cpu = cpu;
+    sysctl.u.profile_op.u.read.size = size;
+    sysctl.u.profile_op.u.read.flags = flags;
+    sysctl.u.profile_op.u.read.offset = offset ? *offset : 0;
+    set_xen_guest_handle(sysctl.u.profile_op.u.read.buffer, buf);
+
+    ret = do_sysctl(xch, &sysctl);
+
+    /* Records copied before a failure are consumed: always report them. */
+    *bytes = sysctl.u.profile_op.u.read.bytes;
+    *records = sysctl.u.profile_op.u.read.records;
+    *pending_bytes = sysctl.u.profile_op.u.read.pending_bytes;
+    if ( offset )
+        *offset = sysctl.u.profile_op.u.read.offset;
+    if ( *bytes > size )
+        *bytes = 0;
+    xc_hypercall_bounce_post(xch, buf);
+    return ret;
+}
+
+int xc_profile_symbols(xc_interface *xch, uint32_t *index, void *buf,
+                       uint32_t size, uint32_t *bytes, uint32_t *count)
+{
+    DECLARE_SYSCTL;
+    DECLARE_HYPERCALL_BOUNCE(buf, size, XC_HYPERCALL_BUFFER_BOUNCE_OUT);
+    int ret;
+
+    if ( xc_hypercall_bounce_pre(xch, buf) )
+        return -1;
+
+    memset(&sysctl.u.profile_op, 0, sizeof(sysctl.u.profile_op));
+    sysctl.cmd = XEN_SYSCTL_profile_op;
+    sysctl.u.profile_op.cmd = XEN_PROFILE_OP_symbols;
+    sysctl.u.profile_op.u.symbols.index = *index;
+    sysctl.u.profile_op.u.symbols.size = size;
+    set_xen_guest_handle(sysctl.u.profile_op.u.symbols.buffer, buf);
+
+    ret = do_sysctl(xch, &sysctl);
+
+    xc_hypercall_bounce_post(xch, buf);
+    if ( !ret )
+    {
+        *index = sysctl.u.profile_op.u.symbols.index;
+        *bytes = sysctl.u.profile_op.u.symbols.bytes;
+        *count = sysctl.u.profile_op.u.symbols.count;
+    }
+    return ret;
+}
+
+/*
+ * Local variables:
+ * mode: C
+ * c-file-style: "BSD"
+ * c-basic-offset: 4
+ * tab-width: 4
+ * indent-tabs-mode: nil
+ * End:
+ */

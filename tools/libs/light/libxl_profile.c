@@ -1,0 +1,285 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * libxl_profile.c: the hypervisor sampling profiler (XEN_SYSCTL_profile_op).
+ *
+ * The profile's data crosses this API in plain C types (libxl.h), never in
+ * libxc types.  Return contract of every function here:
+ *   0                       success
+ *   ERROR_INVAL             a parameter out of range
+ *   ERROR_NI                not supported by this hypervisor or host
+ *   ERROR_NOMEM             out of memory (in libxl or in Xen)
+ *   ERROR_FAIL + errno      EBUSY: a session exists already (start) or is
+ *                           still running (release); ENODATA: no session;
+ *                           anything else: see the log.
+ */
+#include "libxl_osdeps.h"
+
+#include "libxl_internal.h"
+
+/* Map a failed libxc call (errno set) to the contract above. */
+static int profile_error(libxl__gc *gc, const char *what)
+{
+    int e = errno, rc;
+
+    switch (e) {
+    case EINVAL: rc = ERROR_INVAL; break;
+    case ENOMEM: rc = ERROR_NOMEM; break;
+    case EOPNOTSUPP:
+    case ENOSYS: rc = ERROR_NI; break;
+    default: rc = ERROR_FAIL; break;
+    }
+    /* The caller explains the expected failures; log the others. */
+    if (rc == ERROR_FAIL && e != EBUSY && e != ENODATA)
+        LOGE(ERROR, "profile %s", what);
+    errno = e;
+    return rc;
+}
+
+int libxl_profile_start(libxl_ctx *ctx, const libxl_profile_params *params,
+                        const libxl_bitmap *cpumap)
+{
+    GC_INIT(ctx);
+    xen_profile_start_t start;
+    int r, rc = 0, e;
+
+    memset(&start, 0, sizeof(start));
+    start.source = params->source;
+    start.frequency = params->frequency;
+    start.period = params->period;
+    start.max_depth = params->max_depth;
+    start.ring_kib = params->ring_kib;
+    start.event = params->event;
+
+    r = xc_profile_start(ctx->xch, &start,
+                         cpumap && cpumap->size ? cpumap->map : NULL,
+                         cpumap ? cpumap->size * 8 : 0);
+    if (r < 0)
+        rc = profile_error(gc, "start");
+
+    e = errno;
+    GC_FREE;
+    errno = e;
+    return rc;
+}
+
+static int profile_simple(libxl_ctx *ctx, int stop)
+{
+    GC_INIT(ctx);
+    int r, rc = 0, e;
+
+    r = stop ? xc_profile_stop(ctx->xch) : xc_profile_release(ctx->xch);
+    if (r < 0)
+        rc = profile_error(gc, stop ? "stop" : "release");
+
+    e = errno;
+    GC_FREE;
+    errno = e;
+    return rc;
+}
+
+int libxl_profile_stop(libxl_ctx *ctx)
+{
+    return profile_simple(ctx, 1);
+}
+
+int libxl_profile_release(libxl_ctx *ctx)
+{
+    return profile_simple(ctx, 0);
+}
+
+int libxl_profile_get_status(libxl_ctx *ctx, libxl_profile_status *status)
+{
+    GC_INIT(ctx);
+    xen_profile_status_t st;
+    xen_profile_cpu_t *cpus = NULL;
+    unsigned int n = 0, i;
+    int r, rc;
+
+    memset(status, 0, sizeof(*status));
+    /* Ask for the number of pCPUs first, then for their entries. */
+    r = xc_profile_status(ctx->xch, &st, NULL, &n);
+    if (!r) {
+        cpus = libxl__calloc(gc, n ? n : 1, sizeof(*cpus));
+        r = xc_profile_status(ctx->xch, &st, cpus, &n);
+    }
+    if (r < 0) {
+        rc = profile_error(gc, "status");
+        goto out;
+    }
+
+    status->state = st.state;
+    status->source = st.source;
+    status->reason = st.reason;
+    status->max_depth = st.max_depth;
+    status->frequency = st.frequency;
+    status->ring_kib = st.ring_kib;
+    status->record_version = st.record_version;
+    status->period = st.period;
+    status->start_tsc = st.start_tsc;
+    status->stop_tsc = st.stop_tsc;
+    status->nr_cpus = n;
+    status->cpus = libxl__calloc(NOGC, n ? n : 1, sizeof(*status->cpus));
+    for (i = 0; i < n; i++) {
+        libxl_profile_cpu *c = &status->cpus[i];
+
+        c->taken = cpus[i].taken;
+        c->lost = cpus[i].lost;
+        c->read = cpus[i].read;
+        c->pending = cpus[i].pending;
+        c->pending_bytes = cpus[i].pending_bytes;
+        c->cost_min = cpus[i].cost_min;
+        c->cost_max = cpus[i].cost_max;
+        c->cost_sum = cpus[i].cost_sum;
+        c->flags = cpus[i].flags;
+    }
+    rc = 0;
+
+ out:
+    GC_FREE;
+    return rc;
+}
+
+void libxl_profile_status_dispose(libxl_profile_status *status)
+{
+    free(status->cpus);
+    memset(status, 0, sizeof(*status));
+}
+
+/* Size of one read: many records, and always at least the largest one. */
+#define PROFILE_READ_CHUNK (256 * 1024)
+
+/*
+ * Append all records of cpu's ring to *buf (of *len bytes, malloc'd):
+ * consumed, or with peek only copied.
+ */
+static int profile_drain_cpu(libxl__gc *gc, uint32_t cpu, int peek,
+                             void **buf, size_t *len)
+{
+    uint32_t bytes, records;
+    uint64_t pending, offset = 0;
+    int r;
+
+    for (;;) {
+        *buf = libxl__realloc(NOGC, *buf, *len + PROFILE_READ_CHUNK);
+        r = xc_profile_read(CTX->xch, cpu, peek ? XEN_PROFILE_READ_PEEK : 0,
+                            &offset, (uint8_t *)*buf + *len,
+                            PROFILE_READ_CHUNK, &bytes, &records, &pending);
+        /* Records copied before a failure were consumed: keep them. */
+        *len += bytes;
+        if (r < 0)
+            return profile_error(gc, "read");
+        if (!bytes)
+            return 0;
+    }
+}
+
+int libxl_profile_read_all(libxl_ctx *ctx, int peek, void **buf,
+                           size_t *len)
+{
+    GC_INIT(ctx);
+    libxl_profile_status st;
+    int cpu, rc;
+
+    *buf = NULL;
+    *len = 0;
+    rc = libxl_profile_get_status(ctx, &st);
+    if (rc) goto out;
+    if (st.state == LIBXL_PROFILE_STATE_IDLE) {
+        errno = ENODATA;
+        rc = ERROR_FAIL;
+        goto out;
+    }
+
+    for (cpu = 0; cpu < st.nr_cpus; cpu++) {
+        if (!(st.cpus[cpu].flags & LIBXL_PROFILE_CPU_RING))
+            continue;
+        rc = profile_drain_cpu(gc, cpu, peek, buf, len);
+        if (rc) goto out;
+    }
+    rc = 0;
+
+ out:
+    libxl_profile_status_dispose(&st);
+    GC_FREE;
+    return rc;
+}
+
+/* Decode the entries of one symbols buffer into (*syms)[*nr...]. */
+static int profile_add_symbols(libxl__gc *gc, const uint8_t *buf,
+                               uint32_t bytes, uint32_t count,
+                               libxl_profile_symbol **syms, int *nr)
+{
+    uint32_t off = 0, i;
+
+    *syms = libxl__realloc(NOGC, *syms, (*nr + count) * sizeof(**syms));
+    for (i = 0; i < count; i++) {
+        xen_profile_symbol_t e;
+
+        if (off + sizeof(e) > bytes) goto bad;
+        memcpy(&e, buf + off, sizeof(e));
+        if (e.size < sizeof(e) + e.len + 1 || off + e.size > bytes)
+            goto bad;
+        (*syms)[*nr].address = e.address;
+        (*syms)[*nr].type = e.type;
+        (*syms)[*nr].name = libxl__strndup(NOGC,
+                                           (const char *)buf + off + sizeof(e),
+                                           e.len);
+        (*nr)++;
+        off += e.size;
+    }
+    return 0;
+
+ bad:
+    LOG(ERROR, "profile symbols: malformed entry at offset %u", off);
+    return ERROR_FAIL;
+}
+
+int libxl_profile_symbols(libxl_ctx *ctx, libxl_profile_symbol **syms,
+                          int *nr)
+{
+    GC_INIT(ctx);
+    uint8_t *buf = libxl__malloc(gc, PROFILE_READ_CHUNK);
+    uint32_t index = 0, bytes, count;
+    int rc;
+
+    *syms = NULL;
+    *nr = 0;
+    for (;;) {
+        if (xc_profile_symbols(ctx->xch, &index, buf, PROFILE_READ_CHUNK,
+                               &bytes, &count) < 0) {
+            rc = profile_error(gc, "symbols");
+            goto out;
+        }
+        if (!count)
+            break;
+        rc = profile_add_symbols(gc, buf, bytes, count, syms, nr);
+        if (rc) goto out;
+    }
+    rc = 0;
+
+ out:
+    if (rc) {
+        libxl_profile_symbols_free(*syms, *nr);
+        *syms = NULL;
+        *nr = 0;
+    }
+    GC_FREE;
+    return rc;
+}
+
+void libxl_profile_symbols_free(libxl_profile_symbol *syms, int nr)
+{
+    int i;
+
+    for (i = 0; i < nr; i++)
+        free(syms[i].name);
+    free(syms);
+}
+
+/*
+ * Local variables:
+ * mode: C
+ * c-basic-offset: 4
+ * indent-tabs-mode: nil
+ * End:
+ */

@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * write.c: xenprof_data_write(), the data file of
+ * docs/designs/xenprofile-data.md, written atomically: a temporary file
+ * in the same folder, fsync, rename.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "private.h"
+
+/* An output file: the running CRC and the first error (-errno). */
+struct out {
+    FILE *f;
+    uint32_t crc;
+    int rc;
+};
+
+static void put(struct out *o, const void *p, size_t n)
+{
+    if ( o->rc || !n )
+        return;
+    errno = 0;
+    if ( fwrite(p, 1, n, o->f) != n )
+    {
+        o->rc = errno ? -errno : -EIO;
+        return;
+    }
+    o->crc = xenprof_priv_crc32(o->crc, p, n);
+}
+
+static void put32(struct out *o, uint32_t v)
+{
+    uint8_t b[4];
+
+    xenprof_put32(b, v);
+    put(o, b, sizeof(b));
+}
+
+static void put64(struct out *o, uint64_t v)
+{
+    uint8_t b[8];
+
+    xenprof_put64(b, v);
+    put(o, b, sizeof(b));
+}
+
+static void put_section(struct out *o, uint32_t type, uint64_t len)
+{
+    put32(o, type);
+    put32(o, 0);                        /* flags */
+    put64(o, len);
+}
+
+static void put_meta(struct out *o, const struct xenprof_meta *m)
+{
+    size_t len = xenprof_priv_meta_size(m);
+    uint8_t *buf = malloc(len);
+
+    if ( !buf )
+    {
+        if ( !o->rc )
+            o->rc = -ENOMEM;
+        return;
+    }
+    xenprof_priv_meta_encode(m, buf);
+    put_section(o, XENPROF_SEC_META, len);
+    put(o, buf, len);
+    free(buf);
+}
+
+static void put_cpus(struct out *o, const struct xenprof_data *d)
+{
+    const struct xenprof_cpu *c;
+    size_t i;
+
+    put_section(o, XENPROF_SEC_CPUS,
+                XENPROF_TABLE_HDR + (uint64_t)d->nr_cpus *
+                XENPROF_CPU_ENT_SIZE);
+    put32(o, XENPROF_CPU_ENT_SIZE);
+    put32(o, d->nr_cpus);
+    for ( i = 0; i < d->nr_cpus; i++ )
+    {
+        c = &d->cpus[i];
+        put32(o, c->cpu);
+        put32(o, c->flags);
+        put64(o, c->taken);
+        put64(o, c->lost);
+        put64(o, c->read);
+        put64(o, c->cost_min);
+        put64(o, c->cost_avg);
+        put64(o, c->cost_max);
+    }
+}
+
+static void put_symbols(struct out *o, const struct xenprof_data *d)
+{
+    uint8_t hdr[XENPROF_SYM_ENT_HDR];
+    uint64_t len = XENPROF_TABLE_HDR;
+    size_t i, n;
+
+    for ( i = 0; i < d->nr_syms; i++ )
+        len += XENPROF_SYM_ENT_HDR + strlen(d->syms[i].name);
+    put_section(o, XENPROF_SEC_SYMBOLS, len);
+    put32(o, XENPROF_SYM_ENT_HDR);
+    put32(o, d->nr_syms);
+    for ( i = 0; i < d->nr_syms; i++ )
+    {
+        n = strlen(d->syms[i].name);
+        xenprof_put64(hdr, d->syms[i].addr);
+        hdr[8] = d->syms[i].type;
+        hdr[9] = 0;
+        xenprof_put16(hdr + 10, n);
+        put(o, hdr, sizeof(hdr));
+        put(o, d->syms[i].name, n);
+    }
+}
+
+static void put_domains(struct out *o, const struct xenprof_data *d)
+{
+    char name[sizeof(d->doms->name)];
+    size_t i;
+
+    put_section(o, XENPROF_SEC_DOMAINS,
+                XENPROF_TABLE_HDR + (uint64_t)d->nr_doms *
+                XENPROF_DOM_ENT_SIZE);
+    put32(o, XENPROF_DOM_ENT_SIZE);
+    put32(o, d->nr_doms);
+    for ( i = 0; i < d->nr_doms; i++ )
+    {
+        memset(name, 0, sizeof(name));
+        memcpy(name, d->doms[i].name,
+               strnlen(d->doms[i].name, sizeof(name) - 1));
+        put32(o, d->doms[i].domid);
+        put32(o, 0);
+        put(o, d->doms[i].uuid, sizeof(d->doms[i].uuid));
+        put(o, name, sizeof(name));
+    }
+}
+
+/* Write the whole file to o->f; 0 or -errno. */
+static int put_file(struct out *o, const struct xenprof_data *d)
+{
+    put(o, XENPROF_FILE_MAGIC, 8);
+    put32(o, XENPROF_FILE_VERSION);
+    put32(o, 0);                        /* reserved */
+    put_meta(o, &d->meta);
+    put_cpus(o, d);
+    put_symbols(o, d);
+    put_domains(o, d);
+    put_section(o, XENPROF_SEC_RECORDS, d->records_len);
+    put(o, d->records, d->records_len);
+    put_section(o, XENPROF_SEC_END, 4);
+    put32(o, o->crc);
+    return o->rc;
+}
+
+/* Check that d can be written: 0, or -EINVAL/-EBADMSG with a message. */
+static int check_data(const struct xenprof_data *d, const char *path,
+                      char *err, size_t errlen)
+{
+    size_t i;
+    int rc;
+
+    if ( d->nr_cpus > UINT32_MAX || d->nr_syms > UINT32_MAX ||
+         d->nr_doms > UINT32_MAX )
+        return xenprof_priv_err(err, errlen, -EINVAL,
+                                "%s: too many entries", path);
+    for ( i = 0; i < d->nr_syms; i++ )
+        if ( !d->syms[i].name || strlen(d->syms[i].name) > UINT16_MAX )
+            return xenprof_priv_err(err, errlen, -EINVAL,
+                                    "%s: symbol %zu has a bad name",
+                                    path, i);
+    rc = xenprof_priv_check_records(d->records, d->records_len, 0,
+                                    err, errlen);
+    return rc ? xenprof_priv_prefix(err, errlen, rc, path) : 0;
+}
+
+/* Make the rename durable; best effort (the file is in place already). */
+static void sync_dir(const char *path)
+{
+    char *copy = strdup(path);
+    int fd;
+
+    if ( !copy )
+        return;
+    fd = open(dirname(copy), O_RDONLY | O_DIRECTORY);
+    if ( fd >= 0 )
+    {
+        fsync(fd);
+        close(fd);
+    }
+    free(copy);
+}
+
+/* Write d to the temporary file fd, then flush, sync and close it. */
+static int write_tmp(const struct xenprof_data *d, int fd)
+{
+    struct out o = { .f = fdopen(fd, "wb") };
+
+    if ( !o.f )
+    {
+        o.rc = errno ? -errno : -ENOMEM;
+        close(fd);
+        return o.rc;
+    }
+    put_file(&o, d);
+    if ( !o.rc && fflush(o.f) )
+        o.rc = -errno;
+    if ( !o.rc && fsync(fileno(o.f)) )
+        o.rc = -errno;
+    if ( fclose(o.f) && !o.rc )
+        o.rc = -errno;
+    return o.rc;
+}
+
+/* Create the temporary file "<path>.XXXXXX"; fd or -errno, message. */
+static int create_tmp(const char *path, char **tmp, char *err,
+                      size_t errlen)
+{
+    size_t n = strlen(path) + sizeof(".XXXXXX");
+    int fd, e;
+
+    *tmp = malloc(n);
+    if ( !*tmp )
+        return xenprof_priv_err(err, errlen, -ENOMEM, "%s: %s", path,
+                                strerror(ENOMEM));
+    snprintf(*tmp, n, "%s.XXXXXX", path);
+    fd = mkstemp(*tmp);
+    if ( fd >= 0 )
+        return fd;
+    e = errno;
+    return xenprof_priv_err(err, errlen, -e, "%s: cannot create %s: %s",
+                            path, *tmp, strerror(e));
+}
+
+/*
+ * The file gets mode 0600 from mkstemp(), as perf.data does.  The folder
+ * is synced after the rename, best effort.
+ */
+int xenprof_data_write(const struct xenprof_data *d, const char *path,
+                       char *err, size_t errlen)
+{
+    char *tmp = NULL;
+    int fd, rc, e;
+
+    if ( !d || !path || !*path )
+        return xenprof_priv_err(err, errlen, -EINVAL,
+                                "xenprof_data_write: no data or path");
+    rc = check_data(d, path, err, errlen);
+    if ( rc )
+        return rc;
+    fd = create_tmp(path, &tmp, err, errlen);
+    if ( fd < 0 )
+    {
+        free(tmp);
+        return fd;
+    }
+    rc = write_tmp(d, fd);
+    if ( rc )
+        xenprof_priv_err(err, errlen, rc, "%s: cannot write %s: %s", path,
+                         tmp, strerror(-rc));
+    else if ( rename(tmp, path) )
+    {
+        e = errno;
+        rc = xenprof_priv_err(err, errlen, -e, "%s: cannot rename %s: %s",
+                              path, tmp, strerror(e));
+    }
+    if ( rc )
+        unlink(tmp);
+    else
+        sync_dir(path);
+    free(tmp);
+    return rc;
+}
+
+/*
+ * Local variables:
+ * mode: C
+ * c-file-style: "BSD"
+ * c-basic-offset: 4
+ * tab-width: 4
+ * indent-tabs-mode: nil
+ * End:
+ */

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * main.c: the libxenprofile unit tests, one TAP stream.
+ */
+#include "test.h"
+
+int main(void)
+{
+    test_decode();
+    test_data();
+    test_datafile();
+    test_crafted();
+    test_write();
+    test_symbols();
+    test_folded();
+    tmpdir_done();
+    return tap_done();
+}

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * test.h: TAP output and helpers shared by the libxenprofile unit tests.
+ */
+#ifndef XENPROFILE_TEST_H
+#define XENPROFILE_TEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "xenprofile.h"
+
+/* "ok N - desc" or "not ok N - desc"; returns cond. */
+bool tap_ok(bool cond, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* "ok N - desc # SKIP why". */
+void tap_skip(const char *why, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* "# msg" (a diagnostic line). */
+void tap_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print the plan "1..N"; returns the exit status (0: all passed). */
+int tap_done(void);
+
+/* A record to encode; type 0 means XENPROF_REC_SAMPLE. */
+struct trec {
+    uint8_t type, flags, mode;
+    uint16_t domid, vcpu, cpu;
+    uint64_t tsc;
+    unsigned int nr;                /* frames */
+    const uint64_t *ip;             /* nr frames; NULL: 0x1000 + 8 * i */
+};
+
+/* Little-endian stores, byte by byte. */
+void put_le(uint8_t *p, uint64_t v, unsigned int bytes);
+uint64_t get_le(const uint8_t *p, unsigned int bytes);
+
+/* Encode r at buf (24 + 8 * nr bytes, returned), byte by byte. */
+size_t rec_put(uint8_t *buf, const struct trec *r);
+
+/* A fresh temporary folder, removed (with its files) by tmpdir_done(). */
+const char *tmpdir_get(void);
+void tmpdir_done(void);
+
+/* "<tmpdir>/<name>" into buf (TPATH bytes); returns buf. */
+#define TPATH 512
+char *tmp_path(char *buf, const char *name);
+
+/* Whole-file helpers: 0 or -errno; *buf is malloc()ed. */
+int file_load(const char *path, uint8_t **buf, size_t *len);
+int file_save(const char *path, const void *buf, size_t len);
+
+/* Number of entries in a folder (without . and ..), or -1. */
+int dir_count(const char *path);
+
+/* CRC-32 (IEEE, as zlib), computed independently of the library. */
+uint32_t test_crc32(const void *buf, size_t len);
+
+/*
+ * A small profile with every field set (test-data.c), NULL when out of
+ * memory, and a comparison that names the first field that differs.
+ */
+struct xenprof_data *sample_profile(void);
+bool same_data(const struct xenprof_data *a, const struct xenprof_data *b,
+               char *why);
+
+/* The suites. */
+void test_decode(void);
+void test_data(void);
+void test_datafile(void);
+void test_crafted(void);
+void test_write(void);
+void test_symbols(void);
+void test_folded(void);
+
+#endif /* XENPROFILE_TEST_H */

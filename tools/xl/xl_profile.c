@@ -1,0 +1,742 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * xl_profile.c: `xl profile`, the hypervisor sampling profiler.
+ *
+ *   xl profile start [-F HZ | -c PERIOD] [-s SRC] [-C CPUS] [-g N] [-b KIB]
+ *   xl profile stop [-o FILE.folded] [--data FILE]
+ *   xl profile status [--json]
+ *   xl profile discard
+ *
+ * The samples are gathered through libxenlight and saved with
+ * libxenprofile.  `stop` copies the samples out without consuming them,
+ * writes the data file, and only then releases them in Xen: if anything
+ * fails, the samples stay in Xen and `stop` can simply be run again.
+ *
+ * Domain names: a domain seen in the samples may be gone when the profile
+ * is stopped, so every verb records the names and UUIDs of the domains
+ * that exist at that time in XEN_RUN_DIR/xenprofile.domains; `stop` uses
+ * it for domains that no longer exist.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/utsname.h>
+
+#include <libxl.h>
+#include <libxl_utils.h>
+#include <libxlutil.h>
+#include <xenprofile.h>
+
+#include "xl.h"
+#include "xl_parse.h"
+#include "xl_utils.h"
+
+#define STATE_FILE XEN_RUN_DIR "/xenprofile.state"
+#define DEFAULT_HZ 97
+#define DEFAULT_DEPTH 64
+
+/* The state file: start/stop times and the domains seen, by domid. */
+struct dom_entry {
+    uint32_t domid;
+    uint8_t uuid[16];
+    char name[64];
+};
+
+struct state {
+    uint64_t start_ns, stop_ns;
+    struct dom_entry *doms;
+    int nr_doms;
+};
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* Parse a whole number in [min, max] given to option opt; 0 on success. */
+static int parse_num(const char *opt, const char *s, unsigned long long min,
+                     unsigned long long max, unsigned long long *out)
+{
+    char *end;
+
+    errno = 0;
+    if (*s >= '0' && *s <= '9') {
+        *out = strtoull(s, &end, 10);
+        if (!errno && !*end && *out >= min && *out <= max)
+            return 0;
+    }
+    fprintf(stderr, "xl profile: %s: expected a whole number from %llu to "
+            "%llu, got '%s'\n", opt, min, max, s);
+    return -1;
+}
+
+static const char *source_name(int source)
+{
+    switch (source) {
+    case LIBXL_PROFILE_SOURCE_AUTO: return "auto";
+    case LIBXL_PROFILE_SOURCE_TIMER: return "timer";
+    case LIBXL_PROFILE_SOURCE_PMU: return "pmu";
+    }
+    return "unknown";
+}
+
+static const char *reason_text(int reason)
+{
+    switch (reason) {
+    case 0: return "requested";
+    case 1: return "auto: no usable PMU";
+    case 2: return "auto: the PMU is in use";
+    case 3: return "auto: no PMU source in this build";
+    case 4: return "auto: a usable PMU";
+    }
+    return "unknown";
+}
+
+static const char *state_name(int state)
+{
+    switch (state) {
+    case LIBXL_PROFILE_STATE_IDLE: return "idle";
+    case LIBXL_PROFILE_STATE_RUNNING: return "running";
+    case LIBXL_PROFILE_STATE_STOPPED: return "stopped";
+    }
+    return "unknown";
+}
+
+static struct dom_entry *state_dom(struct state *s, uint32_t domid)
+{
+    int i;
+
+    for (i = 0; i < s->nr_doms; i++)
+        if (s->doms[i].domid == domid)
+            return &s->doms[i];
+    return NULL;
+}
+
+static struct dom_entry *state_add_dom(struct state *s, uint32_t domid)
+{
+    struct dom_entry *e = state_dom(s, domid);
+
+    if (e)
+        return e;
+    s->doms = realloc(s->doms, (s->nr_doms + 1) * sizeof(*s->doms));
+    if (!s->doms) {
+        perror("xl profile");
+        exit(EXIT_FAILURE);
+    }
+    e = &s->doms[s->nr_doms++];
+    memset(e, 0, sizeof(*e));
+    e->domid = domid;
+    return e;
+}
+
+/* Read the state file; a missing file is an empty state. */
+static void state_load(struct state *s)
+{
+    FILE *f = fopen(STATE_FILE, "r");
+    char line[256], name[64], uuid[33];
+    unsigned long long v;
+    unsigned int domid, i;
+
+    memset(s, 0, sizeof(*s));
+    if (!f)
+        return;
+    while (fgets(line, sizeof(line), f)) {
+        if (sscanf(line, "start %llu", &v) == 1)
+            s->start_ns = v;
+        else if (sscanf(line, "stop %llu", &v) == 1)
+            s->stop_ns = v;
+        else if (sscanf(line, "dom %u %32s %63s", &domid, uuid, name) >= 2) {
+            struct dom_entry *e = state_add_dom(s, domid);
+
+            for (i = 0; i < 16 && uuid[2 * i]; i++)
+                sscanf(uuid + 2 * i, "%2hhx", &e->uuid[i]);
+            if (strcmp(name, "-"))
+                snprintf(e->name, sizeof(e->name), "%s", name);
+        }
+    }
+    fclose(f);
+}
+
+/* Write the state file atomically; a failure is only a warning. */
+static void state_save(const struct state *s)
+{
+    char tmp[] = STATE_FILE ".XXXXXX";
+    FILE *f;
+    int fd, i, j;
+
+    fd = mkstemp(tmp);
+    if (fd < 0 || !(f = fdopen(fd, "w"))) {
+        fprintf(stderr, "xl profile: warning: cannot write %s: %s\n",
+                STATE_FILE, strerror(errno));
+        if (fd >= 0) { close(fd); unlink(tmp); }
+        return;
+    }
+    fprintf(f, "start %"PRIu64"\n", s->start_ns);
+    if (s->stop_ns)
+        fprintf(f, "stop %"PRIu64"\n", s->stop_ns);
+    for (i = 0; i < s->nr_doms; i++) {
+        fprintf(f, "dom %u ", s->doms[i].domid);
+        for (j = 0; j < 16; j++)
+            fprintf(f, "%02x", s->doms[i].uuid[j]);
+        fprintf(f, " %s\n", s->doms[i].name[0] ? s->doms[i].name : "-");
+    }
+    if (fclose(f) || rename(tmp, STATE_FILE)) {
+        fprintf(stderr, "xl profile: warning: cannot write %s: %s\n",
+                STATE_FILE, strerror(errno));
+        unlink(tmp);
+    }
+}
+
+/* Record the names and UUIDs of the domains that exist now. */
+static void state_note_domains(struct state *s)
+{
+    libxl_dominfo *info;
+    int nr, i;
+
+    info = libxl_list_domain(ctx, &nr);
+    if (!info)
+        return;
+    for (i = 0; i < nr; i++) {
+        struct dom_entry *e = state_add_dom(s, info[i].domid);
+        char *name = libxl_domid_to_name(ctx, info[i].domid);
+
+        memcpy(e->uuid, libxl_uuid_bytearray(&info[i].uuid), 16);
+        if (name) {
+            /* Names go in a space-separated file: keep them one word. */
+            char *p;
+
+            for (p = name; *p; p++)
+                if (*p == ' ' || *p == '\n')
+                    *p = '_';
+            snprintf(e->name, sizeof(e->name), "%s", name);
+            free(name);
+        }
+    }
+    libxl_dominfo_list_free(info, nr);
+}
+
+static void state_free(struct state *s)
+{
+    free(s->doms);
+    memset(s, 0, sizeof(*s));
+}
+
+static int profile_start(int argc, char **argv)
+{
+    static struct option opts[] = { COMMON_LONG_OPTS };
+    libxl_profile_params p = { .max_depth = DEFAULT_DEPTH };
+    libxl_profile_status st;
+    libxl_bitmap cpumap;
+    unsigned long long v;
+    struct state s;
+    int opt, rc, ret = EXIT_FAILURE;
+
+    libxl_bitmap_init(&cpumap);
+    SWITCH_FOREACH_OPT(opt, "F:c:s:C:g:b:", opts, "profile start", 0) {
+    case 'F':
+        if (parse_num("-F", optarg, 1, 10000, &v)) goto out;
+        p.frequency = v;
+        break;
+    case 'c':
+        if (parse_num("-c", optarg, 1, UINT64_MAX, &v)) goto out;
+        p.period = v;
+        break;
+    case 's':
+        if (!strcmp(optarg, "auto"))
+            p.source = LIBXL_PROFILE_SOURCE_AUTO;
+        else if (!strcmp(optarg, "timer"))
+            p.source = LIBXL_PROFILE_SOURCE_TIMER;
+        else if (!strcmp(optarg, "pmu"))
+            p.source = LIBXL_PROFILE_SOURCE_PMU;
+        else {
+            fprintf(stderr, "xl profile: -s: expected auto, timer or pmu, "
+                    "got '%s'\n", optarg);
+            goto out;
+        }
+        break;
+    case 'C':
+        if (libxl_cpu_bitmap_alloc(ctx, &cpumap, 0) ||
+            parse_cpurange(optarg, &cpumap)) {
+            fprintf(stderr, "xl profile: -C: expected a pCPU list such as "
+                    "0-3,6, got '%s'\n", optarg);
+            goto out;
+        }
+        break;
+    case 'g':
+        if (parse_num("-g", optarg, 1, 127, &v)) goto out;
+        p.max_depth = v;
+        break;
+    case 'b':
+        if (parse_num("-b", optarg, 16, 65536, &v)) goto out;
+        p.ring_kib = v;
+        break;
+    }
+    if (optind < argc) {
+        fprintf(stderr, "xl profile start: unexpected argument '%s'\n",
+                argv[optind]);
+        goto out;
+    }
+    if (p.frequency && p.period) {
+        fprintf(stderr, "xl profile start: -F and -c exclude each other\n");
+        goto out;
+    }
+    if (!p.frequency && !p.period)
+        p.frequency = DEFAULT_HZ;
+
+    rc = libxl_profile_start(ctx, &p, &cpumap);
+    if (rc == ERROR_FAIL && errno == EBUSY) {
+        if (!libxl_profile_get_status(ctx, &st) &&
+            st.state == LIBXL_PROFILE_STATE_STOPPED)
+            fprintf(stderr, "xl profile start: a stopped profile with "
+                    "unsaved samples exists: save it with `xl profile stop` "
+                    "or drop it with `xl profile discard`\n");
+        else
+            fprintf(stderr, "xl profile start: the profiler is already "
+                    "running (see `xl profile status`)\n");
+        goto out;
+    }
+    if (rc == ERROR_NI) {
+        fprintf(stderr, "xl profile start: %s\n",
+                p.source == LIBXL_PROFILE_SOURCE_PMU ?
+                "source pmu: this host has no usable PMU (use -s timer)" :
+                "this hypervisor has no sampling profiler "
+                "(CONFIG_XEN_PROFILER)");
+        goto out;
+    }
+    if (rc == ERROR_INVAL) {
+        fprintf(stderr, "xl profile start: Xen refused these parameters "
+                "(rate, period, pCPU list or ring size out of range)\n");
+        goto out;
+    }
+    if (rc) {
+        fprintf(stderr, "xl profile start: cannot start the profiler\n");
+        goto out;
+    }
+
+    memset(&s, 0, sizeof(s));
+    s.start_ns = now_ns();
+    state_note_domains(&s);
+    state_save(&s);
+    state_free(&s);
+
+    if (!libxl_profile_get_status(ctx, &st)) {
+        int i, n = 0;
+
+        for (i = 0; i < st.nr_cpus; i++)
+            n += !!(st.cpus[i].flags & LIBXL_PROFILE_CPU_SAMPLED);
+        printf("profiling %d pCPUs with the %s source (%s), ", n,
+               source_name(st.source), reason_text(st.reason));
+        if (st.frequency)
+            printf("%u Hz", st.frequency);
+        else
+            printf("period %"PRIu64, st.period);
+        printf(", up to %u frames, %u KiB ring per pCPU\n", st.max_depth,
+               st.ring_kib);
+        libxl_profile_status_dispose(&st);
+    }
+    ret = EXIT_SUCCESS;
+
+ out:
+    libxl_bitmap_dispose(&cpumap);
+    return ret;
+}
+
+static void print_status_json(const libxl_profile_status *st)
+{
+    int i;
+
+    printf("{\n  \"state\": \"%s\",\n", state_name(st->state));
+    printf("  \"source\": \"%s\",\n  \"reason\": \"%s\",\n",
+           source_name(st->source), reason_text(st->reason));
+    printf("  \"frequency\": %u,\n  \"period\": %"PRIu64",\n",
+           st->frequency, st->period);
+    printf("  \"max_depth\": %u,\n  \"ring_kib\": %u,\n", st->max_depth,
+           st->ring_kib);
+    printf("  \"cpus\": [");
+    for (i = 0; i < st->nr_cpus; i++) {
+        const libxl_profile_cpu *c = &st->cpus[i];
+
+        printf("%s\n    { \"cpu\": %d, \"flags\": %u, \"sampled\": %s, "
+               "\"taken\": %"PRIu64", \"lost\": %"PRIu64", \"read\": %"PRIu64
+               ", \"pending\": %"PRIu64", \"pending_bytes\": %"PRIu64
+               ", \"cost_min\": %"PRIu64", \"cost_avg\": %"PRIu64
+               ", \"cost_max\": %"PRIu64" }", i ? "," : "", i, c->flags,
+               c->flags & LIBXL_PROFILE_CPU_SAMPLED ? "true" : "false",
+               c->taken, c->lost, c->read, c->pending, c->pending_bytes,
+               c->cost_min, c->taken ? c->cost_sum / c->taken : 0,
+               c->cost_max);
+    }
+    printf("\n  ]\n}\n");
+}
+
+static const char *cpu_state(uint32_t flags)
+{
+    if (flags & LIBXL_PROFILE_CPU_SAMPLED) return "sampled";
+    if (flags & LIBXL_PROFILE_CPU_OFFLINED) return "offlined";
+    if (flags & LIBXL_PROFILE_CPU_LEFT_OUT) return "left-out";
+    if (flags & LIBXL_PROFILE_CPU_RING) return "stopped";
+    return "-";
+}
+
+static void print_status(const libxl_profile_status *st)
+{
+    int i;
+
+    printf("state   : %s\n", state_name(st->state));
+    if (st->state == LIBXL_PROFILE_STATE_IDLE)
+        return;
+    printf("source  : %s (%s)\n", source_name(st->source),
+           reason_text(st->reason));
+    if (st->frequency)
+        printf("rate    : %u Hz per pCPU\n", st->frequency);
+    printf("period  : %"PRIu64" %s\n", st->period,
+           st->source == LIBXL_PROFILE_SOURCE_PMU ? "events" : "ns");
+    printf("depth   : up to %u Xen frames\n", st->max_depth);
+    printf("ring    : %u KiB per pCPU\n", st->ring_kib);
+    printf("%5s %-9s %10s %8s %10s %10s %8s %9s %9s %9s\n", "pCPU", "state",
+           "taken", "lost", "read", "pending", "KiB", "cost_min", "cost_avg",
+           "cost_max");
+    for (i = 0; i < st->nr_cpus; i++) {
+        const libxl_profile_cpu *c = &st->cpus[i];
+
+        if (!c->flags)
+            continue;
+        printf("%5d %-9s %10"PRIu64" %8"PRIu64" %10"PRIu64" %10"PRIu64
+               " %8"PRIu64" %9"PRIu64" %9"PRIu64" %9"PRIu64"\n", i,
+               cpu_state(c->flags), c->taken, c->lost, c->read, c->pending,
+               (c->pending_bytes + 1023) / 1024, c->cost_min,
+               c->taken ? c->cost_sum / c->taken : 0, c->cost_max);
+    }
+    printf("(cost: TSC ticks spent per sample)\n");
+}
+
+static int profile_status(int argc, char **argv)
+{
+    static struct option opts[] = { {"json", 0, 0, 'j'}, COMMON_LONG_OPTS };
+    libxl_profile_status st;
+    struct state s;
+    int opt, json = 0;
+
+    SWITCH_FOREACH_OPT(opt, "j", opts, "profile status", 0) {
+    case 'j':
+        json = 1;
+        break;
+    }
+    if (optind < argc) {
+        fprintf(stderr, "xl profile status: unexpected argument '%s'\n",
+                argv[optind]);
+        return EXIT_FAILURE;
+    }
+    if (libxl_profile_get_status(ctx, &st)) {
+        fprintf(stderr, "xl profile status: cannot get the profiler's "
+                "status (is this hypervisor built with it?)\n");
+        return EXIT_FAILURE;
+    }
+    if (st.state == LIBXL_PROFILE_STATE_RUNNING) {
+        state_load(&s);
+        state_note_domains(&s);
+        state_save(&s);
+        state_free(&s);
+    }
+    if (json)
+        print_status_json(&st);
+    else
+        print_status(&st);
+    libxl_profile_status_dispose(&st);
+    return EXIT_SUCCESS;
+}
+
+/* Fill d's metadata and per-pCPU counters. */
+static int fill_meta(struct xenprof_data *d, const libxl_profile_status *st,
+                     const struct state *s)
+{
+    struct xenprof_meta *m = &d->meta;
+    const libxl_version_info *vi = libxl_get_version_info(ctx);
+    libxl_physinfo phys;
+    struct utsname u;
+    int i;
+
+    libxl_physinfo_init(&phys);
+    if (!vi || libxl_get_physinfo(ctx, &phys)) {
+        fprintf(stderr, "xl profile stop: cannot get Xen's version or "
+                "physical information\n");
+        libxl_physinfo_dispose(&phys);
+        return -1;
+    }
+    snprintf(m->xen_version, sizeof(m->xen_version), "%d.%d%s",
+             vi->xen_version_major, vi->xen_version_minor,
+             vi->xen_version_extra ? vi->xen_version_extra : "");
+    snprintf(m->build_id, sizeof(m->build_id), "%s",
+             vi->build_id ? vi->build_id : "");
+    if (!uname(&u))
+        snprintf(m->hostname, sizeof(m->hostname), "%.*s",
+                 (int)sizeof(m->hostname) - 1, u.nodename);
+    m->tsc_khz = phys.cpu_khz;
+    m->nr_host_cpus = phys.nr_cpus;
+    libxl_physinfo_dispose(&phys);
+    m->source = st->source;
+    snprintf(m->source_reason, sizeof(m->source_reason), "%s",
+             reason_text(st->reason));
+    m->frequency = st->frequency;
+    m->max_depth = st->max_depth;
+    m->period = st->period;
+    m->start_time_ns = s->start_ns;
+    m->stop_time_ns = s->stop_ns;
+    m->start_tsc = st->start_tsc;
+    m->stop_tsc = st->stop_tsc;
+
+    for (i = 0; i < st->nr_cpus; i++) {
+        const libxl_profile_cpu *c = &st->cpus[i];
+        struct xenprof_cpu e = {
+            .cpu = i, .flags = c->flags, .taken = c->taken, .lost = c->lost,
+            .read = c->read + c->pending, .cost_min = c->cost_min,
+            .cost_avg = c->taken ? c->cost_sum / c->taken : 0,
+            .cost_max = c->cost_max,
+        };
+
+        if ((c->flags & LIBXL_PROFILE_CPU_RING) && xenprof_data_add_cpu(d, &e))
+            return -1;
+    }
+    return 0;
+}
+
+/* Add the symbol table and the domains seen in the records to d. */
+static int fill_tables(struct xenprof_data *d, struct state *s)
+{
+    libxl_profile_symbol *syms;
+    struct xenprof_sample smp;
+    char err[256];
+    size_t off = 0;
+    int nr, i, r;
+
+    if (libxl_profile_symbols(ctx, &syms, &nr)) {
+        fprintf(stderr, "xl profile stop: cannot read Xen's symbol table\n");
+        return -1;
+    }
+    for (i = 0; i < nr; i++)
+        if (xenprof_data_add_symbol(d, syms[i].address, syms[i].type,
+                                    syms[i].name))
+            break;
+    libxl_profile_symbols_free(syms, nr);
+    if (i < nr)
+        return -1;
+
+    while ((r = xenprof_decode_next(d->records, d->records_len, &off, &smp,
+                                    err, sizeof(err))) > 0) {
+        struct dom_entry *e;
+
+        if (smp.domid == XENPROF_DOMID_IDLE)
+            continue;
+        for (i = 0; i < (int)d->nr_doms; i++)
+            if (d->doms[i].domid == smp.domid)
+                break;
+        if (i < (int)d->nr_doms)
+            continue;
+        e = state_dom(s, smp.domid);
+        if (xenprof_data_add_domain(d, smp.domid, e ? e->name : "",
+                                    e ? e->uuid : (const uint8_t[16]){0}))
+            return -1;
+    }
+    if (r < 0) {
+        fprintf(stderr, "xl profile stop: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+/* Write folded stacks to path atomically. */
+static int write_folded(const struct xenprof_data *d, const char *path)
+{
+    struct xenprof_folded_opts fo = { .include_guest = 1 };
+    char *tmp = NULL, err[256] = "";
+    FILE *f = NULL;
+    int rc = -1;
+
+    xasprintf(&tmp, "%s.tmp.%d", path, (int)getpid());
+    f = fopen(tmp, "w");
+    if (!f) {
+        snprintf(err, sizeof(err), "%s", strerror(errno));
+        goto out;
+    }
+    if (xenprof_write_folded(d, f, &fo, err, sizeof(err)))
+        goto out;
+    if (fclose(f)) {
+        f = NULL;
+        snprintf(err, sizeof(err), "%s", strerror(errno));
+        goto out;
+    }
+    f = NULL;
+    if (rename(tmp, path)) {
+        snprintf(err, sizeof(err), "%s", strerror(errno));
+        goto out;
+    }
+    rc = 0;
+
+ out:
+    if (f)
+        fclose(f);
+    if (rc) {
+        fprintf(stderr, "xl profile stop: cannot write %s: %s\n", path, err);
+        if (tmp)
+            unlink(tmp);
+    }
+    free(tmp);
+    return rc;
+}
+
+static int profile_stop(int argc, char **argv)
+{
+    static struct option opts[] = { {"data", 1, 0, 'd'}, COMMON_LONG_OPTS };
+    const char *data_path = "xenprofile.data", *folded = NULL;
+    struct xenprof_data *d = NULL;
+    libxl_profile_status st = { 0 };
+    struct state s;
+    char err[512];
+    void *buf = NULL;
+    size_t len = 0, n = 0, off = 0;
+    struct xenprof_sample smp;
+    int opt, rc, ret = EXIT_FAILURE;
+    uint64_t lost = 0;
+
+    SWITCH_FOREACH_OPT(opt, "o:d:", opts, "profile stop", 0) {
+    case 'o':
+        folded = optarg;
+        break;
+    case 'd':
+        data_path = optarg;
+        break;
+    }
+    if (optind < argc) {
+        fprintf(stderr, "xl profile stop: unexpected argument '%s'\n",
+                argv[optind]);
+        return EXIT_FAILURE;
+    }
+
+    state_load(&s);
+    rc = libxl_profile_get_status(ctx, &st);
+    if (!rc && st.state == LIBXL_PROFILE_STATE_RUNNING) {
+        state_note_domains(&s);
+        rc = libxl_profile_stop(ctx);
+        s.stop_ns = now_ns();
+        state_save(&s);
+    }
+    if (!rc && st.state == LIBXL_PROFILE_STATE_IDLE) {
+        fprintf(stderr, "xl profile stop: no profile is running (start one "
+                "with `xl profile start`)\n");
+        goto out;
+    }
+    libxl_profile_status_dispose(&st);
+    if (rc || libxl_profile_get_status(ctx, &st)) {
+        fprintf(stderr, "xl profile stop: cannot stop the profiler\n");
+        goto out;
+    }
+
+    /* Copy the samples out; they stay in Xen until the file is written. */
+    if (libxl_profile_read_all(ctx, 1, &buf, &len)) {
+        fprintf(stderr, "xl profile stop: cannot read the samples; they are "
+                "kept in Xen: run `xl profile stop` again\n");
+        goto out;
+    }
+    d = xenprof_data_new();
+    if (!d || xenprof_data_add_records(d, buf, len) ||
+        fill_meta(d, &st, &s) || fill_tables(d, &s))
+        goto keep;
+    if (xenprof_data_write(d, data_path, err, sizeof(err))) {
+        fprintf(stderr, "xl profile stop: %s\n", err);
+        goto keep;
+    }
+    if (folded && write_folded(d, folded))
+        goto keep;
+
+    if (libxl_profile_release(ctx)) {
+        fprintf(stderr, "xl profile stop: saved, but cannot release the "
+                "samples in Xen\n");
+        goto out;
+    }
+    unlink(STATE_FILE);
+
+    while (xenprof_decode_next(d->records, d->records_len, &off, &smp,
+                               err, sizeof(err)) > 0)
+        n++;
+    for (opt = 0; opt < st.nr_cpus; opt++)
+        lost += st.cpus[opt].lost;
+    printf("%zu samples (%"PRIu64" lost) saved in %s", n, lost, data_path);
+    if (folded)
+        printf(", folded stacks in %s", folded);
+    printf("\n");
+    ret = EXIT_SUCCESS;
+    goto out;
+
+ keep:
+    fprintf(stderr, "xl profile stop: the samples are kept in Xen: fix the "
+            "problem and run `xl profile stop` again (or drop them with "
+            "`xl profile discard`)\n");
+ out:
+    xenprof_data_free(d);
+    free(buf);
+    libxl_profile_status_dispose(&st);
+    state_free(&s);
+    return ret;
+}
+
+static int profile_discard(int argc, char **argv)
+{
+    static struct option opts[] = { COMMON_LONG_OPTS };
+    int opt;
+
+    SWITCH_FOREACH_OPT(opt, "", opts, "profile discard", 0) {
+        /* No options. */
+    }
+    if (libxl_profile_stop(ctx) && errno == ENODATA) {
+        fprintf(stderr, "xl profile discard: no profile to discard\n");
+        return EXIT_FAILURE;
+    }
+    if (libxl_profile_release(ctx)) {
+        fprintf(stderr, "xl profile discard: cannot release the samples\n");
+        return EXIT_FAILURE;
+    }
+    unlink(STATE_FILE);
+    return EXIT_SUCCESS;
+}
+
+static const struct {
+    const char *verb;
+    int (*fn)(int argc, char **argv);
+} verbs[] = {
+    { "start", profile_start },
+    { "stop", profile_stop },
+    { "status", profile_status },
+    { "discard", profile_discard },
+};
+
+int main_profile(int argc, char **argv)
+{
+    unsigned int i;
+
+    if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+        help("profile");
+        return argc < 2 ? EXIT_FAILURE : EXIT_SUCCESS;
+    }
+    for (i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
+        if (!strcmp(argv[1], verbs[i].verb))
+            return verbs[i].fn(argc - 1, argv + 1);
+
+    fprintf(stderr, "xl profile: unknown verb '%s' (expected start, stop, "
+            "status or discard)\n", argv[1]);
+    return EXIT_FAILURE;
+}
+
+/*
+ * Local variables:
+ * mode: C
+ * c-basic-offset: 4
+ * indent-tabs-mode: nil
+ * End:
+ */

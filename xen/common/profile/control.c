@@ -1,0 +1,505 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * control.c: XEN_SYSCTL_profile_op and the session life cycle.
+ *
+ *   IDLE --start--> RUNNING --stop--> STOPPED --release--> IDLE
+ *
+ * Every sub-op validates its whole argument before changing anything.
+ * start, stop and release hold the CPU maps, which excludes CPU hotplug
+ * (the CPU notifier below runs with them held for writing); the sysctl
+ * itself is serialised by sysctl_lock, so the rings have one consumer.
+ *
+ * Memory: profile_cpus (a small struct per possible pCPU) is allocated at
+ * the first start and kept, so that the lock-free sample path can never
+ * see it freed; rings and scratch buffers exist from start to release.
+ */
+#include <xen/cpu.h>
+#include <xen/cpumask.h>
+#include <xen/errno.h>
+#include <xen/guest_access.h>
+#include <xen/init.h>
+#include <xen/lib.h>
+#include <xen/mm.h>
+#include <xen/notifier.h>
+#include <xen/profile.h>
+#include <xen/sched.h>
+#include <xen/vmap.h>
+#include <xen/xmalloc.h>
+#include <asm/atomic.h>
+#include <asm/msr.h>
+
+#include "private.h"
+
+struct profile_cpu *profile_cpus;
+struct profile_config profile_session;
+
+static unsigned int state = XEN_PROFILE_STATE_IDLE;
+static const struct profile_source *source;
+static uint64_t start_tsc, stop_tsc;
+
+/* Largest read per call, to bound the time spent in one hypercall. */
+#define PROFILE_READ_MAX (1u << 20)
+
+/* Parse the pCPU mask: every bit must name an online pCPU. */
+static int get_cpumask(const struct xenctl_bitmap *map, cpumask_t *mask)
+{
+    unsigned int i, bit;
+    uint8_t bytes[64];
+
+    if ( !map->nr_bits )
+    {
+        cpumask_copy(mask, &cpu_online_map);
+        return 0;
+    }
+    if ( map->nr_bits > 8 * 65536 )
+        return -EINVAL;
+
+    cpumask_clear(mask);
+    for ( i = 0; i < DIV_ROUND_UP(map->nr_bits, 8); i += sizeof(bytes) )
+    {
+        unsigned int n = min_t(unsigned int, sizeof(bytes),
+                               DIV_ROUND_UP(map->nr_bits, 8) - i);
+
+        if ( copy_from_guest_offset(bytes, map->bitmap, i, n) )
+            return -EFAULT;
+        for ( bit = 0; bit < n * 8 && i * 8 + bit < map->nr_bits; bit++ )
+        {
+            unsigned int cpu = i * 8 + bit;
+
+            if ( !(bytes[bit / 8] & (1u << (bit % 8))) )
+                continue;
+            if ( cpu >= nr_cpu_ids || !cpu_online(cpu) )
+                return -EINVAL;
+            __cpumask_set_cpu(cpu, mask);
+        }
+    }
+
+    return cpumask_empty(mask) ? -EINVAL : 0;
+}
+
+/* Validate a start request into cfg (source not chosen yet). */
+static int get_config(const struct xen_profile_start *s,
+                      struct profile_config *cfg)
+{
+    if ( s->flags || s->source > XEN_PROFILE_SOURCE_PMU )
+        return -EINVAL;
+    if ( s->max_depth < 1 || s->max_depth > XEN_PROFILE_MAX_DEPTH )
+        return -EINVAL;
+    if ( s->ring_kib && (s->ring_kib < XEN_PROFILE_MIN_RING_KIB ||
+                         s->ring_kib > XEN_PROFILE_MAX_RING_KIB) )
+        return -EINVAL;
+    if ( !s->frequency == !s->period )
+        return -EINVAL;
+
+    memset(cfg, 0, sizeof(*cfg));
+    cfg->source = s->source;
+    cfg->frequency = s->frequency;
+    cfg->period = s->period;
+    cfg->max_depth = s->max_depth;
+    cfg->ring_kib = s->ring_kib ?: XEN_PROFILE_DEFAULT_RING_KIB;
+    cfg->event = s->event;
+
+    return 0;
+}
+
+/*
+ * Choose the source: the one asked for, or for auto the PMU when it can
+ * run cfg, else the timer, recording why in cfg->reason.
+ */
+static const struct profile_source *pick_source(struct profile_config *cfg,
+                                                int *rc)
+{
+    const struct profile_source *pmu = arch_profile_pmu_source();
+    const struct profile_source *src = &profile_timer_source;
+
+    cfg->reason = XEN_PROFILE_REASON_REQUESTED;
+    if ( cfg->source == XEN_PROFILE_SOURCE_PMU && !pmu )
+    {
+        *rc = -EOPNOTSUPP;
+        return NULL;
+    }
+    if ( cfg->source != XEN_PROFILE_SOURCE_TIMER && pmu )
+    {
+        *rc = pmu->check(cfg);
+        if ( !*rc )
+        {
+            if ( cfg->source == XEN_PROFILE_SOURCE_AUTO )
+                cfg->reason = XEN_PROFILE_REASON_PMU_OK;
+            cfg->source = XEN_PROFILE_SOURCE_PMU;
+            return pmu;
+        }
+        if ( cfg->source == XEN_PROFILE_SOURCE_PMU )
+            return NULL;
+        cfg->reason = *rc == -EBUSY ? XEN_PROFILE_REASON_PMU_BUSY
+                                    : XEN_PROFILE_REASON_NO_PMU;
+    }
+    else if ( cfg->source == XEN_PROFILE_SOURCE_AUTO )
+        cfg->reason = XEN_PROFILE_REASON_NO_PMU_SRC;
+
+    cfg->source = XEN_PROFILE_SOURCE_TIMER;
+    if ( cfg->frequency )
+    {
+        if ( cfg->frequency > XEN_PROFILE_MAX_TIMER_HZ )
+        {
+            *rc = -EINVAL;
+            return NULL;
+        }
+        cfg->period = SECONDS(1) / cfg->frequency;
+    }
+    *rc = src->check(cfg);
+
+    return *rc ? NULL : src;
+}
+
+static void free_ring(struct profile_cpu *pc)
+{
+    if ( pc->ring.buf )
+        free_xenheap_pages(pc->ring.buf, pc->ring_order);
+    XFREE(pc->scratch);
+    memset(&pc->ring, 0, sizeof(pc->ring));
+    pc->flags = 0;
+}
+
+/* Allocate cpu's ring (node-local, scrubbed) and its scratch record. */
+static int alloc_ring(unsigned int cpu, unsigned int kib)
+{
+    struct profile_cpu *pc = &profile_cpus[cpu];
+    unsigned int order = get_order_from_bytes((unsigned long)kib << 10);
+    void *buf = alloc_xenheap_pages(order, MEMF_node(cpu_to_node(cpu)));
+
+    pc->scratch = xmalloc_bytes(XEN_PROFILE_MAX_RECORD);
+    if ( !buf || !pc->scratch )
+    {
+        if ( buf )
+            free_xenheap_pages(buf, order);
+        XFREE(pc->scratch);
+        return -ENOMEM;
+    }
+    memset(buf, 0, PAGE_SIZE << order);
+    ring_init(&pc->ring, buf, PAGE_SIZE << order);
+    pc->ring_order = order;
+    pc->cost_min = pc->cost_max = pc->cost_sum = 0;
+    pc->flags = XEN_PROFILE_CPU_RING;
+
+    return 0;
+}
+
+/*
+ * Stop sampling cpu and wait until no sample is in progress there: the
+ * sample path sets in_sample, then tests sampling, with full barriers on
+ * both sides, so either it sees sampling clear or we see it running.
+ */
+static void quiesce_cpu(unsigned int cpu)
+{
+    struct profile_cpu *pc = &profile_cpus[cpu];
+
+    if ( !(pc->flags & XEN_PROFILE_CPU_SAMPLED) )
+        return;
+    source->stop(cpu);
+    write_atomic(&pc->sampling, false);
+    smp_mb();
+    while ( read_atomic(&pc->in_sample) )
+        cpu_relax();
+    pc->flags &= ~XEN_PROFILE_CPU_SAMPLED;
+}
+
+static int start_cpu(unsigned int cpu)
+{
+    struct profile_cpu *pc = &profile_cpus[cpu];
+    int rc;
+
+    write_atomic(&pc->sampling, true);
+    pc->flags |= XEN_PROFILE_CPU_SAMPLED;
+    rc = source->start(&profile_session, cpu);
+    if ( rc )
+    {
+        write_atomic(&pc->sampling, false);
+        pc->flags &= ~XEN_PROFILE_CPU_SAMPLED;
+    }
+
+    return rc;
+}
+
+static void release_all(void)
+{
+    unsigned int cpu;
+
+    for ( cpu = 0; cpu < nr_cpu_ids; cpu++ )
+    {
+        quiesce_cpu(cpu);
+        free_ring(&profile_cpus[cpu]);
+    }
+    state = XEN_PROFILE_STATE_IDLE;
+    source = NULL;
+}
+
+static int profile_start(struct xen_profile_start *op)
+{
+    struct profile_config cfg;
+    const struct profile_source *src;
+    cpumask_t mask;
+    unsigned int cpu;
+    int rc;
+
+    rc = get_config(op, &cfg);
+    if ( rc )
+        return rc;
+    if ( state != XEN_PROFILE_STATE_IDLE )
+        return -EBUSY;
+    src = pick_source(&cfg, &rc);
+    if ( !src )
+        return rc;
+
+    if ( !profile_cpus )
+    {
+        profile_cpus = vzalloc(nr_cpu_ids * sizeof(*profile_cpus));
+        if ( !profile_cpus )
+            return -ENOMEM;
+    }
+
+    if ( !get_cpu_maps() )
+        return -ERESTART;
+    rc = get_cpumask(&op->cpumap, &mask);
+    if ( rc )
+        goto out;
+
+    for_each_cpu ( cpu, &mask )
+    {
+        rc = alloc_ring(cpu, cfg.ring_kib);
+        if ( rc )
+            goto fail;
+    }
+
+    profile_session = cfg;
+    source = src;
+    state = XEN_PROFILE_STATE_RUNNING;
+    start_tsc = rdtsc();
+    stop_tsc = 0;
+    smp_wmb();
+    for_each_cpu ( cpu, &mask )
+    {
+        rc = start_cpu(cpu);
+        if ( rc )
+            goto fail;
+    }
+    goto out;
+
+ fail:
+    release_all();
+ out:
+    put_cpu_maps();
+    return rc;
+}
+
+static int profile_stop(void)
+{
+    unsigned int cpu;
+
+    if ( state == XEN_PROFILE_STATE_IDLE )
+        return -ENODATA;
+    if ( state == XEN_PROFILE_STATE_STOPPED )
+        return 0;
+    if ( !get_cpu_maps() )
+        return -ERESTART;
+
+    for ( cpu = 0; cpu < nr_cpu_ids; cpu++ )
+        quiesce_cpu(cpu);
+    state = XEN_PROFILE_STATE_STOPPED;
+    stop_tsc = rdtsc();
+
+    put_cpu_maps();
+    return 0;
+}
+
+static int profile_release(void)
+{
+    if ( state == XEN_PROFILE_STATE_IDLE )
+        return -ENODATA;
+    if ( state == XEN_PROFILE_STATE_RUNNING )
+        return -EBUSY;
+    if ( !get_cpu_maps() )
+        return -ERESTART;
+
+    release_all();
+
+    put_cpu_maps();
+    return 0;
+}
+
+static void cpu_status(unsigned int cpu, struct xen_profile_cpu *e)
+{
+    const struct profile_cpu *pc = &profile_cpus[cpu];
+    const struct profile_ring *r = &pc->ring;
+
+    memset(e, 0, sizeof(*e));
+    e->flags = ACCESS_ONCE(pc->flags);
+    if ( !(e->flags & XEN_PROFILE_CPU_RING) )
+        return;
+    e->read = ACCESS_ONCE(r->read);
+    e->lost = ACCESS_ONCE(r->lost);
+    e->taken = ACCESS_ONCE(r->written) + e->lost;
+    e->pending = e->taken - e->lost - e->read;
+    e->pending_bytes = ring_pending_bytes(r);
+    e->cost_min = pc->cost_min;
+    e->cost_max = pc->cost_max;
+    e->cost_sum = pc->cost_sum;
+}
+
+static int profile_status(struct xen_profile_status *op)
+{
+    struct xen_profile_cpu e;
+    unsigned int cpu, n = min(op->nr_cpus, nr_cpu_ids);
+
+    op->state = state;
+    op->source = state ? profile_session.source : 0;
+    op->reason = state ? profile_session.reason : 0;
+    op->max_depth = state ? profile_session.max_depth : 0;
+    op->frequency = state ? profile_session.frequency : 0;
+    op->ring_kib = state ? profile_session.ring_kib : 0;
+    op->period = state ? profile_session.period : 0;
+    op->start_tsc = state ? start_tsc : 0;
+    op->stop_tsc = state ? stop_tsc : 0;
+    op->record_version = XEN_PROFILE_RECORD_VERSION;
+    op->nr_cpus = nr_cpu_ids;
+
+    if ( guest_handle_is_null(op->cpus) )
+        return 0;
+    for ( cpu = 0; cpu < n; cpu++ )
+    {
+        if ( state != XEN_PROFILE_STATE_IDLE )
+            cpu_status(cpu, &e);
+        else
+            memset(&e, 0, sizeof(e));
+        if ( copy_to_guest_offset(op->cpus, cpu, &e, 1) )
+            return -EFAULT;
+    }
+
+    return 0;
+}
+
+static int cf_check copy_record(void *ctx, unsigned int off,
+                                const void *src, unsigned int len)
+{
+    XEN_GUEST_HANDLE_64(uint8) *buf = ctx;
+
+    return copy_to_guest_offset(*buf, off, (const uint8_t *)src, len) ?
+           -EFAULT : 0;
+}
+
+static int profile_read(struct xen_profile_read *op)
+{
+    struct profile_cpu *pc;
+    bool peek = op->flags & XEN_PROFILE_READ_PEEK;
+    unsigned int bytes, records;
+    int rc;
+
+    if ( (op->flags & ~XEN_PROFILE_READ_PEEK) || op->pad ||
+         (!peek && op->offset) )
+        return -EINVAL;
+    if ( state == XEN_PROFILE_STATE_IDLE )
+        return -ENODATA;
+    if ( peek && state != XEN_PROFILE_STATE_STOPPED )
+        return -EBUSY;
+    if ( op->cpu >= nr_cpu_ids )
+        return -EINVAL;
+    pc = &profile_cpus[op->cpu];
+    if ( !(pc->flags & XEN_PROFILE_CPU_RING) )
+        return -EINVAL;
+
+    rc = ring_read(&pc->ring, copy_record, &op->buffer,
+                   min(op->size, PROFILE_READ_MAX), peek ? &op->offset : NULL,
+                   &bytes, &records);
+    op->bytes = bytes;
+    op->records = records;
+    op->pending_bytes = ring_pending_bytes(&pc->ring) - (peek ? op->offset : 0);
+
+    return rc;
+}
+
+int profile_sysctl(struct xen_sysctl_profile_op *op)
+{
+    if ( op->pad )
+        return -EINVAL;
+
+    switch ( op->cmd )
+    {
+    case XEN_PROFILE_OP_start:
+        return profile_start(&op->u.start);
+
+    case XEN_PROFILE_OP_stop:
+        return profile_stop();
+
+    case XEN_PROFILE_OP_status:
+        return profile_status(&op->u.status);
+
+    case XEN_PROFILE_OP_read:
+        return profile_read(&op->u.read);
+
+    case XEN_PROFILE_OP_release:
+        return profile_release();
+
+    case XEN_PROFILE_OP_symbols:
+        return profile_symbols(&op->u.symbols);
+    }
+
+    return -EOPNOTSUPP;
+}
+
+/*
+ * CPU hotplug during a session: a pCPU going offline stops being sampled
+ * and keeps its ring, readable until release; a pCPU coming online is left
+ * out of the running session.  status says which.
+ */
+static int cf_check cpu_callback(struct notifier_block *nfb,
+                                 unsigned long action, void *hcpu)
+{
+    unsigned int cpu = (unsigned long)hcpu;
+    struct profile_cpu *pc;
+
+    if ( state != XEN_PROFILE_STATE_RUNNING )
+        return NOTIFY_DONE;
+    pc = &profile_cpus[cpu];
+
+    switch ( action )
+    {
+    case CPU_DOWN_PREPARE:
+        if ( pc->flags & XEN_PROFILE_CPU_SAMPLED )
+        {
+            quiesce_cpu(cpu);
+            pc->flags |= XEN_PROFILE_CPU_OFFLINED;
+        }
+        break;
+
+    case CPU_DOWN_FAILED:
+        if ( (pc->flags & XEN_PROFILE_CPU_OFFLINED) && !start_cpu(cpu) )
+            pc->flags &= ~XEN_PROFILE_CPU_OFFLINED;
+        break;
+
+    case CPU_ONLINE:
+        pc->flags |= XEN_PROFILE_CPU_LEFT_OUT;
+        break;
+    }
+
+    return NOTIFY_DONE;
+}
+
+static struct notifier_block cpu_nfb = {
+    .notifier_call = cpu_callback,
+};
+
+static int __init cf_check profile_init(void)
+{
+    register_cpu_notifier(&cpu_nfb);
+    return 0;
+}
+__initcall(profile_init);
+
+/*
+ * Local variables:
+ * mode: C
+ * c-file-style: "BSD"
+ * c-basic-offset: 4
+ * tab-width: 4
+ * indent-tabs-mode: nil
+ * End:
+ */

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * private.h: state shared by the files of xen/common/profile/.
+ *
+ * Locking: the session (profile_cpus, profile_session) changes only with
+ * the CPU maps held: in the sysctl (itself serialised by sysctl_lock) and
+ * in the CPU notifier (maps held for writing).  The sample path runs in
+ * IRQ or NMI context on the sampled pCPU, takes no lock and touches only
+ * its own struct profile_cpu.
+ */
+#ifndef __COMMON_PROFILE_PRIVATE_H__
+#define __COMMON_PROFILE_PRIVATE_H__
+
+#include <xen/spinlock.h>
+#include <xen/timer.h>
+#include <xen/types.h>
+#include <xen/profile.h>
+#include <public/profilectl.h>
+
+#include "ring.h"
+
+/*
+ * Per-pCPU state, in an array of nr_cpu_ids allocated at the first start
+ * and kept (the lock-free sample path must never see it freed).
+ */
+struct profile_cpu {
+    struct profile_ring ring;
+    unsigned int ring_order;        /* of the ring's pages, if any */
+    unsigned int flags;             /* XEN_PROFILE_CPU_* */
+    bool sampling;                  /* the sample path may record */
+    bool in_sample;                 /* the sample path is running */
+    uint64_t cost_min, cost_max, cost_sum;  /* TSC ticks per sample */
+    struct timer timer;             /* timer source */
+    s_time_t next;                  /* timer source: next sample due */
+    uint64_t *scratch;              /* the record in making */
+};
+
+extern struct profile_cpu *profile_cpus;    /* NULL before the first start */
+extern struct profile_config profile_session;
+extern const struct profile_source profile_timer_source;
+
+/* XEN_PROFILE_OP_symbols */
+int profile_symbols(struct xen_profile_symbols *op);
+
+#endif /* __COMMON_PROFILE_PRIVATE_H__ */

@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ring.c: the per-pCPU sample ring (see ring.h for the protocol).
+ *
+ * This file includes nothing but the ring and the barrier primitives, so
+ * that tools/tests/profile builds it unchanged in userspace.
+ */
+#include <xen/errno.h>
+#include <xen/lib.h>
+#include <xen/string.h>
+#include <asm/atomic.h>
+#include <asm/system.h>
+
+#include "ring.h"
+
+/* Size and type of the record at byte offset off. */
+static unsigned int rec_size(const struct profile_ring *r, unsigned int off)
+{
+    uint16_t size;
+
+    memcpy(&size, r->buf + off, sizeof(size));
+    return size;
+}
+
+static unsigned int rec_type(const struct profile_ring *r, unsigned int off)
+{
+    return r->buf[off + 2];
+}
+
+void ring_init(struct profile_ring *r, void *buf, unsigned int size)
+{
+    memset(r, 0, sizeof(*r));
+    r->buf = buf;
+    r->size = size;
+}
+
+bool ring_write(struct profile_ring *r, const void *rec, unsigned int size)
+{
+    uint64_t prod = r->prod;
+    uint64_t cons = read_atomic(&r->cons);
+    unsigned int off = prod & (r->size - 1);
+    unsigned int tail = r->size - off;
+    unsigned int need = size <= tail ? size : tail + size;
+
+    if ( prod + need - cons > r->size )
+    {
+        r->lost++;
+        return false;
+    }
+
+    if ( size > tail )
+    {
+        /* Pad to the end of the buffer; tail < size fits in 16 bits. */
+        uint16_t pad = tail;
+
+        memcpy(r->buf + off, &pad, sizeof(pad));
+        r->buf[off + 2] = PROFILE_REC_PAD;
+        prod += tail;
+        off = 0;
+    }
+
+    memcpy(r->buf + off, rec, size);
+    /* The record must be visible before the consumer can see prod move. */
+    smp_wmb();
+    write_atomic(&r->prod, prod + size);
+    r->written++;
+
+    return true;
+}
+
+int ring_read(struct profile_ring *r, ring_copy_fn *copy, void *ctx,
+              unsigned int space, uint64_t *peek, unsigned int *bytes,
+              unsigned int *records)
+{
+    uint64_t cons = r->cons;
+    uint64_t prod = read_atomic(&r->prod);
+    unsigned int done = 0, n = 0;
+    int rc = 0;
+
+    *bytes = *records = 0;
+    /* Read prod once, and the records only after it. */
+    smp_rmb();
+
+    if ( peek )
+    {
+        if ( *peek > prod - cons )
+            return -EINVAL;
+        cons += *peek;
+    }
+
+    while ( cons < prod )
+    {
+        unsigned int off = cons & (r->size - 1);
+        unsigned int size = rec_size(r, off);
+
+        if ( size < 8 || (size & 7) || size > prod - cons ||
+             off + size > r->size )
+        {
+            rc = -EIO;
+            break;
+        }
+        if ( rec_type(r, off) != PROFILE_REC_PAD )
+        {
+            if ( done + size > space )
+            {
+                if ( !n )
+                    rc = -ENOBUFS;
+                break;
+            }
+            rc = copy(ctx, done, r->buf + off, size);
+            if ( rc )
+                break;
+            done += size;
+            n++;
+        }
+        cons += size;
+    }
+
+    *bytes = done;
+    *records = n;
+    if ( peek )
+    {
+        *peek = cons - r->cons;
+        return rc;
+    }
+
+    /* Finish reading the records before their space can be reused. */
+    smp_mb();
+    write_atomic(&r->cons, cons);
+    r->read += n;
+
+    return rc;
+}
+
+uint64_t ring_pending_bytes(const struct profile_ring *r)
+{
+    return read_atomic(&r->prod) - read_atomic(&r->cons);
+}
+
+/*
+ * Local variables:
+ * mode: C
+ * c-file-style: "BSD"
+ * c-basic-offset: 4
+ * tab-width: 4
+ * indent-tabs-mode: nil
+ * End:
+ */

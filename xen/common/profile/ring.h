@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ring.h: a per-pCPU sample ring, private to xen/common/profile/.
+ *
+ * One producer (the sampled pCPU itself, in IRQ or NMI context) and one
+ * consumer (the sysctl, serialised by sysctl_lock) share a ring without
+ * a lock:
+ *   - prod and cons count bytes since the start and never wrap (64 bits);
+ *     prod is written only by the producer, cons only by the consumer;
+ *   - the producer stores a record, then smp_wmb(), then publishes prod;
+ *   - the consumer reads prod once, then smp_rmb(), copies records, then
+ *     smp_mb() before it publishes cons and so frees their space.
+ * Records are 8-byte aligned and never wrap around the end of the buffer:
+ * a record that does not fit before the end is preceded by a pad record
+ * that fills the rest of the buffer.  A full ring drops the new record
+ * and counts it in lost, so that, once the producer is quiescent,
+ *   written + lost == taken  and  written == read + pending
+ * hold exactly.
+ */
+#ifndef __COMMON_PROFILE_RING_H__
+#define __COMMON_PROFILE_RING_H__
+
+#include <xen/types.h>
+
+#define PROFILE_REC_PAD 0           /* record type of padding */
+
+struct profile_ring {
+    uint8_t *buf;                   /* size bytes */
+    unsigned int size;              /* a power of 2, >= 2 * max record */
+    uint64_t prod;                  /* bytes produced (producer writes) */
+    uint64_t cons;                  /* bytes consumed (consumer writes) */
+    uint64_t written;               /* records written (producer) */
+    uint64_t lost;                  /* records dropped (producer) */
+    uint64_t read;                  /* records read (consumer) */
+};
+
+/*
+ * Copy len bytes of a record to offset off of the consumer's buffer.
+ * Returns 0 or -EFAULT.
+ */
+typedef int ring_copy_fn(void *ctx, unsigned int off, const void *src,
+                         unsigned int len);
+
+/* Make r an empty ring over buf (size a power of 2). */
+void ring_init(struct profile_ring *r, void *buf, unsigned int size);
+
+/*
+ * Producer: append a record of size bytes (a multiple of 8, at least 8,
+ * first 16 bits its size, third byte its type).  Returns false, counting
+ * the record as lost, when the ring has no room for it.
+ */
+bool ring_write(struct profile_ring *r, const void *rec, unsigned int size);
+
+/*
+ * Consumer: copy whole records, up to space bytes, with copy(), starting
+ * *peek bytes after the oldest record.  With peek == NULL the records are
+ * consumed (*peek == 0 in effect); otherwise nothing is consumed and *peek
+ * is advanced past what was copied.  *bytes and *records tell what was
+ * copied.  Returns 0 (also at the end), -ENOBUFS when the next record
+ * alone exceeds space, -EFAULT from copy() (records before it stay
+ * consumed), -EINVAL when *peek is past the end, -EIO when the ring (or
+ * *peek) does not lead to a sane record.
+ */
+int ring_read(struct profile_ring *r, ring_copy_fn *copy, void *ctx,
+              unsigned int space, uint64_t *peek, unsigned int *bytes,
+              unsigned int *records);
+
+/* Bytes produced and not yet consumed. */
+uint64_t ring_pending_bytes(const struct profile_ring *r);
+
+#endif /* __COMMON_PROFILE_RING_H__ */

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * sample.c: the sample path, common to all sources.
+ *
+ * Runs in IRQ (timer source) or NMI (PMU source) context on the sampled
+ * pCPU: it takes no lock, never allocates, never prints and touches only
+ * this pCPU's struct profile_cpu.  The record is built in a scratch
+ * buffer and then copied into the ring whole, so that a full ring drops
+ * exactly this sample and counts it.
+ */
+#include <xen/lib.h>
+#include <xen/smp.h>
+#include <asm/atomic.h>
+#include <asm/msr.h>
+#include <asm/system.h>
+
+#include "private.h"
+
+void profile_sample(const struct cpu_user_regs *regs)
+{
+    struct profile_cpu *cpus = ACCESS_ONCE(profile_cpus);
+    struct profile_cpu *pc;
+    uint64_t t0 = rdtsc(), cost;
+    unsigned int size;
+
+    if ( !cpus )
+        return;
+    pc = &cpus[smp_processor_id()];
+
+    /*
+     * Announce ourselves before testing sampling: the stopping side
+     * clears sampling, then waits for in_sample to drop (see control.c).
+     */
+    write_atomic(&pc->in_sample, true);
+    smp_mb();
+
+    if ( ACCESS_ONCE(pc->sampling) )
+    {
+        struct xen_profile_record *rec = (void *)pc->scratch;
+
+        size = arch_profile_record(rec, regs, profile_session.max_depth);
+        ring_write(&pc->ring, rec, size);
+
+        cost = rdtsc() - t0;
+        if ( !pc->cost_min || cost < pc->cost_min )
+            pc->cost_min = cost;
+        if ( cost > pc->cost_max )
+            pc->cost_max = cost;
+        pc->cost_sum += cost;
+    }
+
+    smp_mb();
+    write_atomic(&pc->in_sample, false);
+}
+
+/*
+ * Local variables:
+ * mode: C
+ * c-file-style: "BSD"
+ * c-basic-offset: 4
+ * tab-width: 4
+ * indent-tabs-mode: nil
+ * End:
+ */

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * symbols.c: XEN_PROFILE_OP_symbols, the embedded symbol table in bulk.
+ *
+ * The toolstack symbolizes samples offline with the running hypervisor's
+ * own table, so no xen-syms file is needed on the host.  XENPF_get_symbol
+ * returns one symbol per hypercall (about 7000 here); this fills a whole
+ * buffer per call.
+ */
+#include <xen/errno.h>
+#include <xen/guest_access.h>
+#include <xen/lib.h>
+#include <xen/sched.h>
+#include <xen/string.h>
+#include <xen/symbols.h>
+#include <asm/event.h>
+
+#include "private.h"
+
+int profile_symbols(struct xen_profile_symbols *op)
+{
+    struct xen_profile_symbol e;
+    char name[KSYM_NAME_LEN + 1];
+    uint32_t index = op->index, next;
+    unsigned int off = 0, count = 0;
+    unsigned long addr;
+    char type;
+    int rc = 0;
+
+    for ( ; ; )
+    {
+        next = index;
+        rc = xensyms_read(&next, &type, &addr, name);
+        if ( rc || next == index )      /* Error, or the end. */
+            break;
+
+        memset(&e, 0, sizeof(e));
+        e.address = addr;
+        e.type = type;
+        e.len = strnlen(name, KSYM_NAME_LEN);
+        e.size = ROUNDUP(sizeof(e) + e.len + 1, 8);
+        if ( off + e.size > op->size )
+        {
+            if ( !count )
+                rc = -ENOBUFS;
+            break;
+        }
+        /* Zero the padding too: nothing of Xen's memory leaks out. */
+        memset(name + e.len, 0, sizeof(name) - e.len);
+        if ( copy_to_guest_offset(op->buffer, off, (uint8_t *)&e,
+                                  sizeof(e)) ||
+             copy_to_guest_offset(op->buffer, off + sizeof(e),
+                                  (uint8_t *)name, e.size - sizeof(e)) )
+        {
+            rc = -EFAULT;
+            break;
+        }
+        off += e.size;
+        count++;
+        index = next;
+        if ( !(count & 63) && hypercall_preempt_check() )
+            break;
+    }
+
+    op->index = index;
+    op->bytes = off;
+    op->count = count;
+
+    return rc;
+}
+
+/*
+ * Local variables:
+ * mode: C
+ * c-file-style: "BSD"
+ * c-basic-offset: 4
+ * tab-width: 4
+ * indent-tabs-mode: nil
+ * End:
+ */

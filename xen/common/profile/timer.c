@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * timer.c: the timer sample source.
+ *
+ * Each sampled pCPU has a Xen timer due at the next sample time.  Its
+ * expiry makes the local APIC timer interrupt fire, and the sample is taken
+ * in that interrupt, from the interrupted context's registers, as Linux
+ * perf's cpu-clock event does: a sample taken in the timer softirq would
+ * only ever show the timer code.  The softirq callback merely re-arms the
+ * timer.
+ *
+ * Skid: the interrupt is delivered only where interrupts are enabled, so
+ * time spent with IRQs off is charged to the place where they are enabled
+ * again (typically local_irq_enable(), spin_unlock_irq*() or the return to
+ * a guest).  The PMU source, which samples on NMIs, has no such blind spot.
+ */
+#include <xen/errno.h>
+#include <xen/lib.h>
+#include <xen/percpu.h>
+#include <xen/profile.h>
+#include <xen/sched.h>
+#include <xen/time.h>
+#include <xen/timer.h>
+
+#include "private.h"
+
+/*
+ * An interrupt this early or later counts as the sample's own: the timer
+ * code may fire a little ahead of the deadline to batch nearby timers.
+ */
+#define PROFILE_TIMER_SLOP MICROSECS(100)
+
+static DEFINE_PER_CPU(bool, timer_sampling);
+
+void profile_timer_interrupt(const struct cpu_user_regs *regs)
+{
+    struct profile_cpu *pc;
+    s_time_t now;
+
+    if ( likely(!this_cpu(timer_sampling)) )
+        return;
+
+    pc = &profile_cpus[smp_processor_id()];
+    now = NOW();
+    if ( now + PROFILE_TIMER_SLOP < pc->next )
+        return;
+
+    pc->next += profile_session.period;
+    if ( pc->next <= now )      /* Interrupts were off for a long time. */
+        pc->next = now + profile_session.period;
+
+    profile_sample(regs);
+}
+
+static void cf_check timer_fn(void *data)
+{
+    struct profile_cpu *pc = data;
+    s_time_t now = NOW(), period = profile_session.period;
+
+    /*
+     * The interrupt normally advanced next already.  If it did not (the
+     * timer softirq can run without an interrupt when a deadline was
+     * already past), that sample is skipped: a deadline in the past would
+     * make this callback run again at once, forever.
+     */
+    if ( pc->next <= now )
+        pc->next += period * (1 + (now - pc->next) / period);
+    set_timer(&pc->timer, pc->next);
+}
+
+static int cf_check timer_check(const struct profile_config *cfg)
+{
+    if ( cfg->event )
+        return -EINVAL;
+    if ( cfg->period < XEN_PROFILE_MIN_TIMER_NS ||
+         cfg->period > XEN_PROFILE_MAX_TIMER_NS )
+        return -EINVAL;
+
+    return 0;
+}
+
+static int cf_check timer_start(const struct profile_config *cfg,
+                                unsigned int cpu)
+{
+    struct profile_cpu *pc = &profile_cpus[cpu];
+
+    init_timer(&pc->timer, timer_fn, pc, cpu);
+    pc->next = NOW() + cfg->period;
+    per_cpu(timer_sampling, cpu) = true;
+    set_timer(&pc->timer, pc->next);
+
+    return 0;
+}
+
+static void cf_check timer_stop(unsigned int cpu)
+{
+    per_cpu(timer_sampling, cpu) = false;
+    kill_timer(&profile_cpus[cpu].timer);
+}
+
+const struct profile_source profile_timer_source = {
+    .id = XEN_PROFILE_SOURCE_TIMER,
+    .check = timer_check,
+    .start = timer_start,
+    .stop = timer_stop,
+};
+
+/*
+ * Local variables:
+ * mode: C
+ * c-file-style: "BSD"
+ * c-basic-offset: 4
+ * tab-width: 4
+ * indent-tabs-mode: nil
+ * End:
+ */
