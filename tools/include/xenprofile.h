@@ -206,8 +206,8 @@ struct xenprof_folded_opts {
  *     cut by a bad frame pointer with "[bad frame]" (where the missing
  *     callers would be), never silently shortened;
  *   - guest samples: "d<domid>v<vcpu> <name>;[guest kernel]" or
- *     "...;[guest user]" (name from the domain table, or "d<domid>"
- *     alone when unknown).
+ *     "...;[guest user]" (name from the domain table; "d<domid>v<vcpu>"
+ *     alone when the domain is unknown or has no name).
  * Returns 0, -EIO on a write error, -EBADMSG on corrupt records.
  */
 int xenprof_write_folded(const struct xenprof_data *d, FILE *out,

@@ -1,0 +1,30 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# End to end: test/jobs/profile-timer.sh in dom0 of the virtual host.  The
+# job's own TAP results are passed through (so each counts here), then the
+# artifacts are checked on this side.
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+. "$top/test/lib/tap.sh"
+: "${BUILD:=$top/build}"
+out=$BUILD/vhost/profile
+"$top/test/vhost/vhost.sh" --quiet --timeout 400 "$out" \
+    "$top/test/jobs/profile-timer.sh" "$top/test/lib/tap.sh"
+rc=$?
+# The job's lines, without the console's time stamps and indentation.
+job=$(sed -n '/VHOST: job start/,/VHOST: job end/p' "$out/console.log" |
+      sed -e 's/^\[ *[0-9.]*\] //' -e 's/\r$//')
+planned=$(echo "$job" | sed -n 's/^1\.\.\([0-9]*\)$/\1/p')
+echo "$job" | grep -E '^(ok|not ok) ' | sed 's/^\(ok\|not ok\) [0-9]* -/\1 - job:/'
+echo "$job" | grep '^# ' || true
+seen=$(echo "$job" | grep -c -E '^(ok|not ok) ')
+check "the profile job exits 0 in dom0 (status $rc)" test $rc -eq 0
+check "the job reported all ${planned:-?} planned results ($seen)" test "$seen" = "${planned:-x}"
+res=$out/results
+check "out.folded came out of the virtual host" test -s "$res/out.folded"
+check "xenprofile.data came out, with its magic" \
+    sh -c "head -c 7 '$res/xenprofile.data' | grep -q XENPROF"
+check "status, status --json and xl dmesg outputs came out" \
+    test -s "$res/status-2.txt" -a -s "$res/status.json" -a -s "$res/xl-dmesg.txt"
+check "folded lines are 'frames count'" \
+    sh -c "! grep -v -E '^[^ ].* [0-9]+\$' '$res/out.folded' | grep -q ."
+finish
