@@ -11,7 +11,7 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$top"
 mapfile -t series < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' patches/series)
 
-plan $(( ${#series[@]} * 2 + 3 ))
+plan $(( ${#series[@]} * 2 + 4 ))
 if [ -z "$tarball" ]; then
     echo "Bail out! the pinned tarball is not in $BUILD/dl (run make fetch)"
     exit 1
@@ -34,11 +34,19 @@ bad=$(cd patches && for p in "${series[@]}"; do
       done)
 check "every patch has a Subject and a Signed-off-by${bad:+ (not: $bad)}" test -z "$bad"
 
+# The overlay (xen/, tools/, docs/) holds only new files.  The project's
+# own root files (Makefile, COPYING, .gitignore) share upstream's names but
+# are never copied into the tree: they must not be copies of upstream's.
 if git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
-    clash=$(git -C "$top" ls-files | sort | comm -12 - "$tmp.upstream")
-    check "no committed file is also an upstream file${clash:+ ($clash)}" test -z "$clash"
+    clash=$(git -C "$top" ls-files -- xen tools docs | sort | comm -12 - "$tmp.upstream" | tr '\n' ' ')
+    check "no overlay file is also an upstream file${clash:+ ($clash)}" test -z "$clash"
+    same=$(git -C "$top" ls-files | grep -v -E '^(xen|tools|docs)/' | sort |
+           comm -12 - "$tmp.upstream" | while read -r f; do
+               cmp -s "$top/$f" "$tmp/$f" && echo "$f"; done | tr '\n' ' ')
+    check "no other committed file is a copy of an upstream file${same:+ ($same)}" test -z "$same"
 else
-    skip "no committed file is also an upstream file" "not a git checkout"
+    skip "no overlay file is also an upstream file" "not a git checkout"
+    skip "no other committed file is a copy of an upstream file" "not a git checkout"
 fi
 rm -f "$tmp.upstream"
 finish

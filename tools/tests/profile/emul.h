@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * emul.h: what the hypervisor sources under test take from Xen, in
+ * userspace (as tools/tests/vpci/emul.h).  The Makefile copies ring.c,
+ * ring.h, unwind.c and unwind.h without their #include lines, and the .c
+ * files include this header first.
+ */
+#ifndef TEST_PROFILE_EMUL_H
+#define TEST_PROFILE_EMUL_H
+
+#include <assert.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* Ordered accesses and barriers, in terms of the C11 memory model. */
+#define read_atomic(p)      __atomic_load_n(p, __ATOMIC_ACQUIRE)
+#define write_atomic(p, v)  __atomic_store_n(p, v, __ATOMIC_RELEASE)
+#define ACCESS_ONCE(x)      (*(volatile typeof(x) *)&(x))
+#define smp_mb()            __atomic_thread_fence(__ATOMIC_SEQ_CST)
+#define smp_rmb()           __atomic_thread_fence(__ATOMIC_ACQUIRE)
+#define smp_wmb()           __atomic_thread_fence(__ATOMIC_RELEASE)
+#define ASSERT(x)           assert(x)
+
+/* From public/profilectl.h. */
+#define XEN_PROFILE_F_TRUNCATED  (1u << 0)
+#define XEN_PROFILE_F_BAD_FRAME  (1u << 1)
+
+/* From public/arch-x86/xen-x86_64.h: Xen's exception frame. */
+struct cpu_user_regs {
+    uint64_t r15, r14, r13, r12, rbp, rbx, r11, r10, r9, r8;
+    uint64_t rax, rcx, rdx, rsi, rdi;
+    uint32_t error_code, entry_vector;
+    uint64_t rip;
+    uint16_t cs, _pad0[1];
+    uint8_t saved_upcall_mask, _pad1[3];
+    uint64_t rflags, rsp;
+    uint16_t ss, _pad2[3];
+    uint16_t es, _pad3[3];
+    uint16_t ds, _pad4[3];
+    uint16_t fs, _pad5[3];
+    uint16_t gs, _pad6[3];
+};
+
+_Static_assert(offsetof(struct cpu_user_regs, rbp) == 32, "rbp at 32");
+_Static_assert(offsetof(struct cpu_user_regs, rip) == 128, "rip at 128");
+
+/* The headers under test, copied without their #include lines. */
+#include "ring.h"
+#include "unwind.h"
+
+#endif /* TEST_PROFILE_EMUL_H */
