@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # build-tools.sh SRC DESTDIR: configure (once) and build the part of the
-# toolstack a dom0 needs (libraries, xenstored, xenconsoled, xl, helpers),
+# toolstack a dom0 needs (libraries, xenstored, xenconsoled, xl, helpers,
+# xen-hptool),
 # installed into DESTDIR.  Stubdoms, QEMU, firmware, OCaml and docs are
 # skipped.
 set -euo pipefail
@@ -32,5 +33,12 @@ for d in include libs xenstore console helpers xl; do
         exit 1
     fi
 done
+# xen-hptool (pCPU hotplug) for the profiler's hotplug test.
+if ! make -s -C tools/misc xen-hptool >>"$log" 2>&1; then
+    tail -n 40 "$log" >&2
+    echo "error: building xen-hptool failed (full log: $log)" >&2
+    exit 1
+fi
+install -m 755 tools/misc/xen-hptool "$dest/usr/sbin/xen-hptool"
 mkdir -p "$dest/etc/xen"
 [ -f "$dest/etc/xen/xl.conf" ] || : > "$dest/etc/xen/xl.conf"

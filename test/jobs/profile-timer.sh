@@ -22,7 +22,7 @@ one_line_error() {
     diag "$(cat err.txt)"
 }
 
-plan 24
+plan 27
 xl profile discard >/dev/null 2>&1    # a leftover of an aborted run
 check "status says idle" sh -c 'xl profile status | grep -q "^state *: idle"'
 check "stop when idle fails, saying so" \
@@ -89,4 +89,31 @@ idle=$(awk '/(^|;)idle_loop(;| )/ { s += $NF } END { print s + 0 }' out.folded)
 hcall=$(awk '/(^|;)(pv|hvm)_hypercall(;| )/ { s += $NF } END { print s + 0 }' out.folded)
 check "idle pCPU time is in idle_loop ($idle samples)" test "$idle" -ge 10
 check "the workload's hypercalls are seen ($hcall samples under pv_hypercall)" test "$hcall" -ge 10
+
+# CPU hotplug in a session: an offlined pCPU's samples stay readable, a
+# pCPU onlined again is left out, and status says so.
+cpu_field() { awk -v c="$2" -v f="$3" '$1 == c { print $f }' "$1"; }
+if command -v xen-hptool >/dev/null && [ "$nr" -ge 2 ]; then
+    last=$((nr - 1))
+    xl profile start -F "$hz" > /dev/null && sleep 1 &&
+        xen-hptool cpu-offline "$last" > hotplug.txt 2>&1 && sleep 1
+    xl profile status > status-offline.txt
+    xen-hptool cpu-online "$last" >> hotplug.txt 2>&1 && sleep 1
+    xl profile status > status-online.txt
+    xl profile stop --data hotplug.data > stop-hotplug.txt 2>&1
+    cat hotplug.txt status-offline.txt status-online.txt stop-hotplug.txt
+    check "an offlined pCPU shows as offlined, its samples pending" \
+        test "$(cpu_field status-offline.txt "$last" 2)" = offlined -a \
+             "$(cpu_field status-offline.txt "$last" 6)" -gt 0
+    check "a pCPU onlined again is left out of the session" \
+        test "$(cpu_field status-online.txt "$last" 2)" = left-out
+    pend=$(awk '$2 ~ /sampled|offlined|left-out/ { s += $6 } END { print s + 0 }' status-online.txt)
+    saved=$(sed -n 's/^\([0-9]*\) samples.*/\1/p' stop-hotplug.txt)
+    check "stop saves every pending sample, the offlined pCPU's too ($saved >= $pend)" \
+        test "${saved:-0}" -ge "$pend" -a "$pend" -gt 0
+else
+    skip "an offlined pCPU shows as offlined" "no xen-hptool or one pCPU"
+    skip "a pCPU onlined again is left out" "no xen-hptool or one pCPU"
+    skip "stop saves every pending sample" "no xen-hptool or one pCPU"
+fi
 finish

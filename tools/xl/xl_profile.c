@@ -379,8 +379,8 @@ static void print_status_json(const libxl_profile_status *st)
 static const char *cpu_state(uint32_t flags)
 {
     if (flags & LIBXL_PROFILE_CPU_SAMPLED) return "sampled";
-    if (flags & LIBXL_PROFILE_CPU_OFFLINED) return "offlined";
     if (flags & LIBXL_PROFILE_CPU_LEFT_OUT) return "left-out";
+    if (flags & LIBXL_PROFILE_CPU_OFFLINED) return "offlined";
     if (flags & LIBXL_PROFILE_CPU_RING) return "stopped";
     return "-";
 }

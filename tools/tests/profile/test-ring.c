@@ -392,7 +392,8 @@ static const struct corrupt_case {
     { "size 0", 0 },
     { "size 3", 3 },
     { "size 12, not a multiple of 8", 12 },
-    { "size 2048, past prod", 2048 },
+    { "size 512, past prod", 512 },
+    { "size 2048, past the end of the buffer", 2048 },
     { "size 0xfff8", 0xfff8 },
 };
 

@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * test-unwind.c: the frame-pointer walk on synthetic stacks.  A stack is
+ * words STK[lo, hi) of mem[]; the words around it are guards, which the
+ * walk must not read: they hold TRAP, and under valgrind they are made
+ * inaccessible during the walk.
+ */
+#include "test.h"
+
+#if defined(__has_include)
+# if __has_include(<valgrind/memcheck.h>)
+#  include <valgrind/memcheck.h>
+#  define HAVE_MEMCHECK
+# endif
+#endif
+#ifndef HAVE_MEMCHECK
+# define VALGRIND_MAKE_MEM_NOACCESS(p, n) 0
+# define VALGRIND_MAKE_MEM_DEFINED(p, n) 0
+#endif
+
+#define GUARD   32                  /* words each side */
+#define WORDS   256                 /* stack words */
+#define MAXIPS  16                  /* ips[] entries */
+#define TRAP    0xffff82d0deadbeefUL
+#define JUNK    0x1111111111111111UL
+#define CANARY  0xcacacacacacacacaUL
+
+/* Words from regs.rbp to regs.rip. */
+#define EF_RIP  ((offsetof(struct cpu_user_regs, rip) - \
+                  offsetof(struct cpu_user_regs, rbp)) / 8)
+
+static uint64_t mem[GUARD + WORDS + GUARD] __attribute__((aligned(64)));
+#define STK(i)  ((unsigned long)&mem[GUARD] + 8 * (unsigned long)(i))
+#define RET(i)  (0xffff82d040200000UL + 16 * (i))
+
+/* Links (saved rbp values), encoded. */
+#define NUL     0UL
+#define F(i)    ((unsigned long)(i) << 4 | 1)   /* STK(i) */
+#define XF(i)   ((unsigned long)(i) << 4 | 2)   /* ~STK(i): regs.rbp */
+#define ODD(i)  ((unsigned long)(i) << 4 | 3)   /* STK(i) + 1 */
+#define GARBAGE 4UL                             /* 0x4141... */
+
+static unsigned long link(unsigned long l)
+{
+    switch ( l & 15 )
+    {
+    case 1: return STK(l >> 4);
+    case 2: return ~STK(l >> 4);
+    case 3: return STK(l >> 4) + 1;
+    case 4: return 0x4141414141414141UL;
+    }
+    return 0;
+}
+
+struct uframe {
+    unsigned int at;                /* word of the saved rbp; 0 ends */
+    bool regs;                      /* an exception frame (regs.rbp) */
+    unsigned long link;
+};
+
+static const struct ucase {
+    const char *desc;
+    unsigned int lo, hi, max;       /* low, end (words), max */
+    unsigned long bp;
+    struct uframe f[5];
+    unsigned int nexp, exp[5];      /* return addresses: RET(exp[i]) */
+    unsigned int flags;
+} ucases[] = {
+#define T XEN_PROFILE_F_TRUNCATED
+#define B XEN_PROFILE_F_BAD_FRAME
+    { "clean chain of 4 frames ending with a null rbp", 0, 256, 16, F(10),
+      { { 10, 0, F(20) }, { 20, 0, F(40) }, { 40, 0, F(60) },
+        { 60, 0, NUL } }, 4, { 10, 20, 40, 60 }, 0 },
+    { "chain to the bottom, garbage rbp 64 bytes from end", 0, 256, 16,
+      F(200), { { 200, 0, F(230) }, { 230, 0, F(246) },
+                { 246, 0, GARBAGE } }, 3, { 200, 230, 246 }, 0 },
+    { "chain to the bottom, rbp past end", 0, 256, 16, F(200),
+      { { 200, 0, F(254) }, { 254, 0, F(300) } }, 2, { 200, 254 }, 0 },
+    { "garbage rbp 72 bytes from end: BAD_FRAME", 0, 256, 16, F(200),
+      { { 200, 0, F(238) }, { 238, 0, GARBAGE } }, 2, { 200, 238 }, B },
+    { "max 2 of 4 frames: TRUNCATED", 0, 256, 2, F(10),
+      { { 10, 0, F(20) }, { 20, 0, F(40) }, { 40, 0, F(60) },
+        { 60, 0, NUL } }, 2, { 10, 20 }, T },
+    { "max 4 of 4 frames: not TRUNCATED", 0, 256, 4, F(10),
+      { { 10, 0, F(20) }, { 20, 0, F(40) }, { 40, 0, F(60) },
+        { 60, 0, NUL } }, 4, { 10, 20, 40, 60 }, 0 },
+    { "a frame pointing to itself", 0, 256, 16, F(10),
+      { { 10, 0, F(20) }, { 20, 0, F(20) } }, 2, { 10, 20 }, B },
+    { "two frames pointing to each other", 0, 256, 16, F(10),
+      { { 10, 0, F(20) }, { 20, 0, F(10) } }, 2, { 10, 20 }, B },
+    { "a frame pointing 8 bytes up, into itself", 0, 256, 16, F(10),
+      { { 10, 0, F(11) } }, 1, { 10 }, B },
+    { "frame pointer below low", 16, 256, 16, F(20),
+      { { 20, 0, F(8) }, { 8, 0, F(40) }, { 40, 0, NUL } }, 1, { 20 }, B },
+    { "first frame pointer below low", 16, 256, 16, F(8),
+      { { 8, 0, F(40) }, { 40, 0, NUL } }, 0, { 0 }, B },
+    { "frame pointer above end", 0, 200, 16, F(20),
+      { { 20, 0, F(220) }, { 220, 0, NUL } }, 1, { 20 }, B },
+    { "misaligned frame pointer", 0, 256, 16, F(20),
+      { { 20, 0, ODD(40) }, { 40, 0, NUL } }, 1, { 20 }, B },
+    { "a frame at end - 16 is read", 0, 256, 16, F(200),
+      { { 200, 0, F(254) }, { 254, 0, NUL } }, 2, { 200, 254 }, 0 },
+    { "a frame straddling end (rbp at end - 8) is not", 0, 256, 16, F(200),
+      { { 200, 0, F(255) }, { 255, 0, NUL } }, 1, { 200 }, B },
+    { "exception frame: rip recovered, walk goes on from regs.rbp",
+      0, 256, 16, F(10), { { 10, 0, F(20) }, { 20, 0, XF(40) },
+                           { 40, 1, F(80) }, { 80, 0, NUL } },
+      4, { 10, 20, 40, 80 }, 0 },
+    { "an inverted first frame pointer", 0, 256, 16, XF(40),
+      { { 40, 1, F(80) }, { 80, 0, NUL } }, 2, { 40, 80 }, 0 },
+    { "exception frame whose rip is at end - 8", 0, 256, 16, F(200),
+      { { 200, 0, XF(243) }, { 243, 1, NUL } }, 2, { 200, 243 }, 0 },
+    { "exception frame whose rip is at end: rejected", 0, 256, 16, F(200),
+      { { 200, 0, XF(244) }, { 244, 1, NUL } }, 1, { 200 }, B },
+    { "exception frame below low", 16, 256, 16, F(20),
+      { { 20, 0, XF(4) }, { 4, 1, NUL } }, 1, { 20 }, B },
+    { "exception frame whose rbp points back down", 0, 256, 16, F(20),
+      { { 20, 0, XF(40) }, { 40, 1, F(20) } }, 2, { 20, 40 }, B },
+    { "max 0 with a frame: TRUNCATED", 0, 256, 0, F(10),
+      { { 10, 0, NUL } }, 0, { 0 }, T },
+    { "max 0, null rbp: no flags", 0, 256, 0, NUL, { { 0 } }, 0, { 0 }, 0 },
+    { "null rbp: nothing, no flags", 0, 256, 16, NUL, { { 0 } }, 0, { 0 }, 0 },
+#undef T
+#undef B
+};
+
+/* Build the stack of c, walk it with guards around [low, end). */
+static unsigned int walk(const struct ucase *c, uint64_t *ips,
+                         unsigned int *flags)
+{
+    unsigned long low = STK(c->lo), end = STK(c->hi);
+    unsigned long top = (unsigned long)&mem[ARRAY_SIZE(mem)];
+    const struct uframe *f;
+    unsigned int i, n;
+
+    for ( i = 0; i < ARRAY_SIZE(mem); i++ )
+        mem[i] = i < GUARD || i >= GUARD + WORDS ? TRAP : JUNK;
+    for ( f = c->f; f->at; f++ )
+    {
+        mem[GUARD + f->at] = link(f->link);
+        mem[GUARD + f->at + (f->regs ? EF_RIP : 1)] = RET(f->at);
+    }
+    for ( i = 0; i < MAXIPS + 4; i++ )
+        ips[i] = CANARY;
+
+    (void)VALGRIND_MAKE_MEM_NOACCESS(mem, low - (unsigned long)mem);
+    (void)VALGRIND_MAKE_MEM_NOACCESS((void *)end, top - end);
+    n = profile_unwind(link(c->bp), low, end, ips, c->max, flags);
+    (void)VALGRIND_MAKE_MEM_DEFINED(mem, sizeof(mem));
+
+    return n;
+}
+
+void test_unwind(void)
+{
+    uint64_t ips[MAXIPS + 4];
+    const struct ucase *c;
+    unsigned int i, j, n, flags;
+    bool ok;
+
+    tap_ok(EF_RIP == 12, "cpu_user_regs: rip is 12 words above rbp");
+
+    for ( i = 0; i < ARRAY_SIZE(ucases); i++ )
+    {
+        c = &ucases[i];
+        flags = 0;
+        n = walk(c, ips, &flags);
+        ok = n == c->nexp && flags == c->flags;
+        for ( j = 0; j < MAXIPS + 4; j++ )
+            ok = ok && ips[j] == (j < n ? RET(c->exp[j]) : CANARY);
+        if ( !tap_ok(ok, "unwind: %s", c->desc) )
+            tap_diag("got %u addresses, flags %#x", n, flags);
+    }
+}
