@@ -11,7 +11,7 @@ pkgs="build-essential python3-dev uuid-dev libncurses-dev libyajl-dev
       qemu-system-x86 busybox-static cpio xz-utils"
 missing=""
 for p in $pkgs; do
-    dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' ||
+    [ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" = "install ok installed" ] ||
         missing="$missing $p"
 done
 [ -z "$missing" ] && exit 0

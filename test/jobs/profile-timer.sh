@@ -22,7 +22,7 @@ one_line_error() {
     diag "$(cat err.txt)"
 }
 
-plan 27
+plan 30
 xl profile discard >/dev/null 2>&1    # a leftover of an aborted run
 check "status says idle" sh -c 'xl profile status | grep -q "^state *: idle"'
 check "stop when idle fails, saying so" \
@@ -89,6 +89,24 @@ idle=$(awk '/(^|;)idle_loop(;| )/ { s += $NF } END { print s + 0 }' out.folded)
 hcall=$(awk '/(^|;)(pv|hvm)_hypercall(;| )/ { s += $NF } END { print s + 0 }' out.folded)
 check "idle pCPU time is in idle_loop ($idle samples)" test "$idle" -ge 10
 check "the workload's hypercalls are seen ($hcall samples under pv_hypercall)" test "$hcall" -ge 10
+
+# A stop that cannot write its file keeps the samples in Xen; run again,
+# it saves all of them.
+xl profile start -F "$hz" > /dev/null && sleep 1
+xl profile stop --data /proc/no-such-dir/x.data > /dev/null 2> stop-fail.txt
+failrc=$?
+xl profile status > status-kept.txt
+kept=$(awk '$2 == "stopped" { s += $6 } END { print s + 0 }' status-kept.txt)
+xl profile stop --data retry.data > stop-retry.txt 2>&1
+retryrc=$?
+cat stop-fail.txt stop-retry.txt
+check "stop fails when the data file cannot be written, saying the samples are kept" \
+    sh -c "[ $failrc -ne 0 ] && grep -q 'kept in Xen' stop-fail.txt"
+check "the samples stay in Xen ($kept pending, state stopped)" \
+    sh -c "grep -q '^state *: stopped' status-kept.txt && [ $kept -gt 0 ]"
+saved=$(sed -n 's/^\([0-9]*\) samples.*/\1/p' stop-retry.txt)
+check "stop run again saves them all ($saved of $kept)" \
+    sh -c "[ $retryrc -eq 0 ] && [ '${saved:-0}' -eq $kept ] && [ -s retry.data ]"
 
 # CPU hotplug in a session: an offlined pCPU's samples stay readable, a
 # pCPU onlined again is left out, and status says so.

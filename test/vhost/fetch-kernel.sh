@@ -24,7 +24,7 @@ if [ -z "$(find "$lists" -maxdepth 1 -name '*Packages*' -mmin -1440 2>/dev/null)
     APT_CONFIG=$conf apt-get -q -q update
 fi
 pkg=$(APT_CONFIG=$conf apt-cache depends linux-image-amd64 |
-      awk '$1 == "Depends:" && $2 ~ /^linux-image-[0-9]/ { print $2; exit }')
+      awk '$1 == "Depends:" && $2 ~ /^linux-image-[0-9]/ && !f { print $2; f = 1 }')
 [ -n "$pkg" ] || { echo "error: cannot resolve linux-image-amd64" >&2; exit 1; }
 if [ "$(cat "$out/package" 2>/dev/null)" = "$pkg" ] && [ -f "$out/modules/order" ]; then
     echo "kernel: $pkg (cached)"
@@ -42,9 +42,9 @@ release=$(ls "$root/lib/modules")
 vmlinuz=$root/boot/vmlinuz-$release
 
 # The bzImage carries an XZ payload: unpack it to an ELF vmlinux.
-off=$(grep -abo $'\xfd7zXZ\x00' "$vmlinuz" | head -n 1 | cut -d: -f1)
+off=$(grep -abo $'\xfd7zXZ\x00' "$vmlinuz" | sed -n '1s/:.*//p')
 tail -c +$((off + 1)) "$vmlinuz" | xz -dc > "$out/vmlinux.new" 2>/dev/null || true
-head -c 4 "$out/vmlinux.new" | grep -q $'\x7fELF' ||
+[ "$(head -c 4 "$out/vmlinux.new")" = $'\x7fELF' ] ||
     { echo "error: cannot unpack vmlinux from $vmlinuz" >&2; exit 1; }
 mv "$out/vmlinux.new" "$out/vmlinux"
 

@@ -31,7 +31,8 @@ tar -C "$dist" --exclude=./usr/include --exclude='*.a' \
 libs=$(find "$stage/usr" -type f -perm -u+x -o -type f -name '*.so*' |
        xargs -r ldd 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// { print $3 }' |
        grep -v "^$stage" | sort -u)
-gcc_s=$(ldconfig -p | awk '/libgcc_s.so.1 .*x86-64/ { print $NF; exit }')
+# (No early exit in a pipeline: with pipefail the writer's SIGPIPE fails it.)
+gcc_s=$(ldconfig -p | awk '/libgcc_s.so.1 .*x86-64/ && !f { print $NF; f = 1 }')
 for l in $libs $gcc_s; do
     cp -L "$l" "$stage/lib/x86_64-linux-gnu/"
 done
