@@ -214,4 +214,135 @@ int xenprof_write_folded(const struct xenprof_data *d, FILE *out,
                          const struct xenprof_folded_opts *opts,
                          char *err, size_t errlen);
 
+
+/*
+ * ---------------------------------------------------------------------
+ * Analysis (issue 4).  A stack set holds distinct symbolized stacks with
+ * their sample counts: the common input of every writer below.  Frames
+ * are strings, root first, exactly the frames of the folded format (Xen
+ * function names, "[truncated]", "[bad frame]", "[unknown]", guest frames
+ * "d1v0 name", "[guest kernel]", "[guest user]").  It is built from a data
+ * file (with a filter) or parsed from any folded file.
+ * ---------------------------------------------------------------------
+ */
+struct xenprof_stackset;
+
+/* Which samples of a data file to keep.  Zeroed: keep everything. */
+struct xenprof_filter {
+    const uint8_t *cpus;            /* bitmap of pCPUs to keep; NULL: all */
+    size_t nr_cpu_bits;             /* bits in cpus */
+    int has_domid;                  /* keep only samples of domid: */
+    uint32_t domid;                 /*   the running vCPU's domain */
+    int has_time;                   /* keep only samples taken within */
+    uint64_t time_from_ns;          /*   [from, to) ns after the profile */
+    uint64_t time_to_ns;            /*   started (TSC based) */
+    int no_guest;                   /* drop guest-mode samples */
+};
+
+/* Does sample s of d pass f?  1 or 0. */
+int xenprof_filter_match(const struct xenprof_data *d,
+                         const struct xenprof_filter *f,
+                         const struct xenprof_sample *s);
+
+/*
+ * Build the stack set of d's samples that pass f (NULL: all), symbolized
+ * as xenprof_write_folded() does.  Returns 0, -ENOMEM, -EBADMSG.
+ */
+int xenprof_stackset_from_data(const struct xenprof_data *d,
+                               const struct xenprof_filter *f,
+                               struct xenprof_stackset **out,
+                               char *err, size_t errlen);
+
+/*
+ * Parse folded text ("frame;frame;... COUNT" per line; COUNT a whole
+ * number; CRLF accepted; identical stacks merged).  Malformed lines are
+ * skipped and counted in *bad_lines (may be NULL).  Returns 0; -ENODATA
+ * when no valid line was found (empty input is an error, not an empty
+ * profile); -EIO on a read error; -ENOMEM.
+ */
+int xenprof_stackset_read_folded(FILE *in, struct xenprof_stackset **out,
+                                 size_t *bad_lines, char *err,
+                                 size_t errlen);
+
+void xenprof_stackset_free(struct xenprof_stackset *s);
+
+/* Distinct stacks, and the sum of their counts. */
+size_t xenprof_stackset_size(const struct xenprof_stackset *s);
+uint64_t xenprof_stackset_total(const struct xenprof_stackset *s);
+
+/*
+ * Stack i (0 <= i < size), in sorted (bytewise folded line) order: its
+ * frames, root first, and its count.  Valid until the set is freed.
+ */
+void xenprof_stackset_get(const struct xenprof_stackset *s, size_t i,
+                          const char *const **frames, size_t *nr_frames,
+                          uint64_t *count);
+
+/* Write s as folded text, sorted.  0 or -EIO. */
+int xenprof_stackset_write_folded(const struct xenprof_stackset *s,
+                                  FILE *out);
+
+
+/* Flame graph SVG options.  Zeroed: the defaults. */
+struct xenprof_svg_opts {
+    const char *title;              /* NULL: "Flame Graph" */
+    const char *subtitle;           /* NULL: none */
+    unsigned int width;             /* image width in px; 0: 1200 */
+    double minwidth;                /* hide frames narrower (px); 0: 0.1 */
+    int inverted;                   /* icicle graph: roots at the top */
+};
+
+/*
+ * Write an interactive flame graph (a standalone SVG with its own
+ * JavaScript: search, click to zoom, reset, tooltips with counts and
+ * percentages).  Colours tell Xen, guest and marker frames apart.
+ * Returns 0, -ENODATA for an empty set, -EIO, -ENOMEM.
+ */
+int xenprof_write_flamegraph(const struct xenprof_stackset *s, FILE *out,
+                             const struct xenprof_svg_opts *o,
+                             char *err, size_t errlen);
+
+/*
+ * Differential profiles: a is "before", b is "after".  The diff folded
+ * text has lines "stack count_a count_b" (difffolded.pl).  The SVG is
+ * sized by b and coloured red (grew) / blue (shrank) by the difference.
+ */
+int xenprof_write_diff_folded(const struct xenprof_stackset *a,
+                              const struct xenprof_stackset *b, FILE *out);
+int xenprof_stackset_read_diff_folded(FILE *in, struct xenprof_stackset **a,
+                                      struct xenprof_stackset **b,
+                                      size_t *bad_lines, char *err,
+                                      size_t errlen);
+int xenprof_write_flamegraph_diff(const struct xenprof_stackset *a,
+                                  const struct xenprof_stackset *b,
+                                  FILE *out,
+                                  const struct xenprof_svg_opts *o,
+                                  char *err, size_t errlen);
+
+/*
+ * pprof: a gzipped profile.proto with sample type "samples/count" (and
+ * "cpu/nanoseconds" when d is given, from the sampling period), one
+ * Location per distinct frame, functions by name.  d may be NULL (folded
+ * input).  Returns 0, -EIO, -ENOMEM.
+ */
+int xenprof_write_pprof(const struct xenprof_stackset *s,
+                        const struct xenprof_data *d, FILE *out,
+                        char *err, size_t errlen);
+
+/*
+ * A perf-script-like text dump: one block per sample (time, pCPU, domain,
+ * vCPU, mode) followed by its symbolized frames, leaf first.
+ */
+int xenprof_write_script(const struct xenprof_data *d,
+                         const struct xenprof_filter *f, FILE *out,
+                         char *err, size_t errlen);
+
+/*
+ * The report command shared by `xenprofile` and `xl profile report`
+ * (argv[0] is the command name used in messages): same options, same
+ * output.  Returns the process exit status: 0, 1 on any error (a one-line
+ * message on errout), 2 on bad usage.
+ */
+int xenprof_report_main(int argc, char **argv, FILE *out, FILE *errout);
+
 #endif /* XENPROFILE_H */
