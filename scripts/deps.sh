@@ -8,7 +8,7 @@ set -euo pipefail
 
 pkgs="build-essential python3-dev uuid-dev libncurses-dev libyajl-dev
       zlib1g-dev liblzma-dev acpica-tools flex bison binutils patch
-      qemu-system-x86 busybox-static cpio xz-utils"
+      qemu-system-x86 busybox-static cpio xz-utils checkpolicy"
 missing=""
 for p in $pkgs; do
     [ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" = "install ok installed" ] ||

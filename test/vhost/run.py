@@ -41,6 +41,8 @@ def parse_args():
     p.add_argument("--smp", type=int, default=2)
     p.add_argument("--mem", type=int, default=2048)
     p.add_argument("--xen-args", default="")
+    p.add_argument("--module", action="append", default=[],
+                   help="an extra multiboot module (e.g. an XSM policy)")
     p.add_argument("--timing", help="append stage timings to this file")
     p.add_argument("--quiet", action="store_true",
                    help="do not echo the job's output")
@@ -55,9 +57,10 @@ def qemu_cmd(a, disk):
             "-m", str(a.mem), "-smp", str(a.smp),
             "-nographic", "-no-reboot", "-monitor", "none",
             "-kernel", a.xen, "-append", xen_args.strip(),
-            "-initrd", "%s console=hvc0 earlyprintk=xen,%s"
-                       % (a.kernel.replace(",", ",,"),
-                          a.initrd.replace(",", ",,")),
+            "-initrd", ",".join(
+                ["%s console=hvc0 earlyprintk=xen" % a.kernel.replace(",", ",,"),
+                 a.initrd.replace(",", ",,")] +
+                [m.replace(",", ",,") for m in a.module]),
             "-drive", "file=%s,format=raw,if=none,id=res" % disk,
             "-device", "virtio-blk-pci,drive=res,disable-legacy=on,"
                        "iommu_platform=on"]

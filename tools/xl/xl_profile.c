@@ -315,6 +315,11 @@ static int profile_start(int argc, char **argv)
                 "(rate, period, pCPU list or ring size out of range)\n");
         goto out;
     }
+    if (rc == ERROR_FAIL && (errno == EPERM || errno == EACCES)) {
+        fprintf(stderr, "xl profile start: permission denied (only the "
+                "control domain may profile; FLASK: xen2:profile_op)\n");
+        goto out;
+    }
     if (rc) {
         fprintf(stderr, "xl profile start: cannot start the profiler\n");
         goto out;

@@ -10,7 +10,8 @@
  *   ERROR_NOMEM             out of memory (in libxl or in Xen)
  *   ERROR_FAIL + errno      EBUSY: a session exists already (start) or is
  *                           still running (release); ENODATA: no session;
- *                           anything else: see the log.
+ *                           EPERM/EACCES: denied (XSM policy, not the
+ *                           control domain); anything else: see the log.
  */
 #include "libxl_osdeps.h"
 
@@ -29,7 +30,8 @@ static int profile_error(libxl__gc *gc, const char *what)
     default: rc = ERROR_FAIL; break;
     }
     /* The caller explains the expected failures; log the others. */
-    if (rc == ERROR_FAIL && e != EBUSY && e != ENODATA)
+    if (rc == ERROR_FAIL && e != EBUSY && e != ENODATA && e != EPERM &&
+        e != EACCES)
         LOGE(ERROR, "profile %s", what);
     errno = e;
     return rc;
