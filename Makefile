@@ -71,12 +71,13 @@ check: deps
 	scripts/timing-report.sh $(TIMING); cat $(BUILD)/summary; exit $$rc
 
 # The main job on the virtual host: profile Xen with `xl profile` while
-# dom0 makes hypercalls, then print the hottest stacks.  The results (data
+# dom0 makes hypercalls and a PV domU is created and destroyed, then print
+# the hottest stacks.  The results (data
 # file, folded stacks, status, xl dmesg) are copied to $(BUILD)/demo/results.
 demo: deps
 	@rm -f $(TIMING)
 	@$(MAKE) --no-print-directory build
-	@test/vhost/vhost.sh $(BUILD)/demo test/jobs/profile-timer.sh \
+	@WITH_DOMU=1 test/vhost/vhost.sh $(BUILD)/demo test/jobs/profile-timer.sh \
 		test/lib/tap.sh; rc=$$?; \
 	scripts/demo-report.sh $(BUILD)/demo/results; \
 	scripts/timing-report.sh $(TIMING); exit $$rc

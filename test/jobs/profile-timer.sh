@@ -7,7 +7,10 @@
 # (data file, folded stacks, status and xl dmesg outputs) in OUTDIR, and
 # exits non-zero if a check failed.
 #
-# Environment: SECONDS_TO_RUN (default 10), HZ (default 97).
+# Environment: SECONDS_TO_RUN (default 10), HZ (default 97), DOMU_KERNEL
+# and DOMU_RAMDISK (default /boot/domu/{vmlinux,initrd.cpio}): when both
+# exist, a PV domU is created at the start of the workload and destroyed
+# at its end.
 here=$(cd "$(dirname "$0")" && pwd)
 if [ -f "$here/tap.sh" ]; then . "$here/tap.sh"; else . "$here/../lib/tap.sh"; fi
 out=${1:-./profile-artifacts}
@@ -22,7 +25,7 @@ one_line_error() {
     diag "$(cat err.txt)"
 }
 
-plan 30
+plan 32
 xl profile discard >/dev/null 2>&1    # a leftover of an aborted run
 check "status says idle" sh -c 'xl profile status | grep -q "^state *: idle"'
 check "stop when idle fails, saying so" \
@@ -43,14 +46,36 @@ check "start says the timer source runs" grep -q "timer source" start.txt
 check "a second start fails: already running" \
     sh -c 'xl profile start 2>err.txt; [ $? -ne 0 ] && grep -q "already running" err.txt'
 
-# Workload: hypercalls (sysctls, console reads, xenstore) for $run seconds.
+# Workload: hypercalls (sysctls, console reads, xenstore) for $run seconds,
+# and a PV domU's life if we have a kernel for it.
 end=$(awk -v t="$t0" -v r="$run" 'BEGIN { print t + r }')
 xl profile status > status-1.txt
+domu_k=${DOMU_KERNEL:-/boot/domu/vmlinux}
+domu_r=${DOMU_RAMDISK:-/boot/domu/initrd.cpio}
+domu=""
+if [ -f "$domu_k" ] && [ -f "$domu_r" ]; then
+    domu=profdomu
+    cat > domu.cfg <<EOC
+name = "$domu"
+type = "pv"
+kernel = "$domu_k"
+ramdisk = "$domu_r"
+extra = "console=hvc0"
+memory = 128
+vcpus = 1
+on_poweroff = "destroy"
+on_crash = "destroy"
+EOC
+    xl create domu.cfg > domu-create.txt 2>&1
+    domu_id=$(xl domid "$domu" 2>/dev/null)
+fi
 while awk -v u="$(uptime)" -v e="$end" 'BEGIN { exit !(u < e) }'; do
     xl info > /dev/null
     xl dmesg > /dev/null
     xenstore-ls > /dev/null 2>&1
+    xl profile status > /dev/null   # notes the names of live domains
 done
+[ -n "$domu" ] && xl list > xl-list-domu.txt && { xl destroy "$domu" 2>/dev/null; true; }
 xl profile status > status-2.txt
 xl profile status --json > status.json
 t1=$(uptime)
@@ -67,6 +92,16 @@ expect=$(awk -v h="$hz" -v a="$t0" -v b="$t1" -v n="$nr" 'BEGIN { printf "%d", h
 check "samples $total within 20% of $hz Hz x $(awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}') s x $nr pCPUs = $expect" \
     awk -v t="$total" -v e="$expect" 'BEGIN { exit !(t >= 0.8 * e && t <= 1.2 * e) }'
 check "no sample lost at the default ring size" grep -q "(0 lost)" stop.txt
+if [ -n "$domu" ]; then
+    cat domu-create.txt xl-list-domu.txt
+    check "a PV domU ($domu, d${domu_id:-?}) ran during the profile and is gone" \
+        sh -c "[ -n '$domu_id' ] && grep -q '^$domu ' xl-list-domu.txt && ! xl domid $domu >/dev/null 2>&1"
+    check "its guest samples carry its name, captured while it existed" \
+        grep -q "^d${domu_id}v0 $domu;\[guest " out.folded
+else
+    skip "a PV domU ran during the profile" "no domU kernel (DOMU_KERNEL)"
+    skip "its guest samples carry its name" "no domU kernel (DOMU_KERNEL)"
+fi
 check "status is idle after stop" sh -c 'xl profile status | grep -q "^state *: idle"'
 
 # Xen function names: every frame of Xen stacks, markers and guests aside.

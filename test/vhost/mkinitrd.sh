@@ -4,7 +4,9 @@
 # mkinitrd.sh OUT.cpio DIST KERNELDIR JOB [FILE...]: build the dom0
 # initramfs: busybox, the toolstack installed in DIST with the shared
 # libraries it needs, the kernel modules of KERNELDIR, and the job (run as
-# /job/run; the FILEs go beside it in /job).
+# /job/run; the FILEs go beside it in /job).  With WITH_DOMU=1 it also
+# carries a PV domU: /boot/domu/vmlinux (KERNELDIR's kernel) and
+# /boot/domu/initrd.cpio (busybox and domu-init).
 set -euo pipefail
 
 out=$1 dist=$2 kdir=$3 job=$4
@@ -41,6 +43,19 @@ cp -L /lib64/ld-linux-x86-64.so.2 "$stage/lib64/"
 release=$(cat "$kdir/release")
 mkdir -p "$stage/lib/modules/$release"
 cp "$kdir"/modules/* "$stage/lib/modules/$release/"
+
+if [ "${WITH_DOMU:-0}" = 1 ]; then
+    d=$out.domu
+    rm -rf "$d"
+    mkdir -p "$d/bin" "$d/proc" "$stage/boot/domu"
+    cp "$bb" "$d/bin/busybox"
+    for a in sh mount cat poweroff; do ln -s busybox "$d/bin/$a"; done
+    cp "$here/domu-init" "$d/init"
+    chmod +x "$d/init"
+    (cd "$d" && find . | cpio -o -H newc --quiet) > "$stage/boot/domu/initrd.cpio"
+    rm -rf "$d"
+    cp "$kdir/vmlinux" "$stage/boot/domu/vmlinux"
+fi
 
 cp "$here/dom0-init" "$stage/init"
 cp "$job" "$stage/job/run"

@@ -7,7 +7,7 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$top/test/lib/tap.sh"
 : "${BUILD:=$top/build}"
 out=$BUILD/vhost/profile
-"$top/test/vhost/vhost.sh" --quiet --timeout 400 "$out" \
+WITH_DOMU=1 "$top/test/vhost/vhost.sh" --quiet --timeout 400 "$out" \
     "$top/test/jobs/profile-timer.sh" "$top/test/lib/tap.sh"
 rc=$?
 # The job's lines, without the console's time stamps and indentation.

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * filter.c: which samples of a data file an analysis keeps (pCPUs, domain,
+ * time window, guest samples).
+ *
+ * Time is measured from the TSC: a sample taken at tsc is
+ * (tsc - meta.start_tsc) * 10^6 / meta.tsc_khz ns after the profile
+ * started (0 for a TSC below start_tsc: clocks of pCPUs may differ by a
+ * little).  Without a TSC frequency (tsc_khz 0) no time can be told, and
+ * a time filter keeps no sample.
+ */
+#include "private.h"
+
+/* ns from the start of the profile to tsc; 0 before it. */
+static uint64_t elapsed_ns(const struct xenprof_meta *m, uint64_t tsc)
+{
+    uint64_t ticks, whole, part;
+
+    if ( tsc <= m->start_tsc )
+        return 0;
+    ticks = tsc - m->start_tsc;
+    whole = ticks / m->tsc_khz;
+    part = ticks % m->tsc_khz;
+    if ( whole > UINT64_MAX / 1000000 )
+        return UINT64_MAX;
+    return whole * 1000000 + part * 1000000 / m->tsc_khz;
+}
+
+static int cpu_match(const struct xenprof_filter *f, uint32_t cpu)
+{
+    if ( !f->cpus )
+        return 1;
+    if ( cpu >= f->nr_cpu_bits )
+        return 0;
+    return (f->cpus[cpu / 8] >> (cpu % 8)) & 1;
+}
+
+/*
+ * A NULL filter keeps everything; a NULL d fails only a time filter.
+ * Never fails otherwise.
+ */
+int xenprof_filter_match(const struct xenprof_data *d,
+                         const struct xenprof_filter *f,
+                         const struct xenprof_sample *s)
+{
+    uint64_t t;
+
+    if ( !f )
+        return 1;
+    if ( !s || !cpu_match(f, s->cpu) )
+        return 0;
+    if ( f->has_domid && s->domid != f->domid )
+        return 0;
+    if ( f->no_guest && s->mode != XENPROF_MODE_XEN )
+        return 0;
+    if ( f->has_time )
+    {
+        if ( !d || !d->meta.tsc_khz )
+            return 0;
+        t = elapsed_ns(&d->meta, s->tsc);
+        if ( t < f->time_from_ns || t >= f->time_to_ns )
+            return 0;
+    }
+    return 1;
+}
+
+/*
+ * Local variables:
+ * mode: C
+ * c-file-style: "BSD"
+ * c-basic-offset: 4
+ * tab-width: 4
+ * indent-tabs-mode: nil
+ * End:
+ */

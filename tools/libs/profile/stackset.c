@@ -1,0 +1,406 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * stackset.c: the stack set, distinct symbolized stacks with their sample
+ * counts, the input of every analysis writer.
+ *
+ * Memory grows with the distinct stacks, never with the samples:
+ *   - every frame name is stored once (interned) in chunks of text that
+ *     never move, so that a name is known by its pointer;
+ *   - a stack is a run of name pointers in one growing array (frames),
+ *     plus its count;
+ *   - while the set is built, a hash of the pointer runs merges identical
+ *     stacks; xenprof_priv_ss_finish() sorts the stacks in folded line
+ *     order and frees that hash (and the name hash).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stackset.h"
+
+#define CHUNK_SIZE  65536
+#define MIN_HASH    64
+
+/* A block of interned names. */
+struct chunk {
+    struct chunk *next;
+    size_t used, size;
+    char text[];
+};
+
+struct name {
+    const char *s;                  /* NULL: free slot */
+    uint64_t hash;
+};
+
+struct stk {
+    const char *const *f;           /* frames; set by finish */
+    size_t off, n;                  /* frames[off..off + n) while built */
+    uint64_t count;
+    uint64_t hash;
+};
+
+struct xenprof_stackset {
+    struct chunk *chunks;           /* the interned names */
+    struct name *names;             /* hash of the names (building only) */
+    size_t names_size, names_used;
+    const char **frames;            /* every stack's frames, one run each */
+    size_t nr_frames;
+    struct stk *stacks;
+    size_t nr_stacks;
+    size_t *hash;                   /* stack index + 1, 0: free slot */
+    size_t hash_size;
+    const char **scratch;           /* the interned frames of one add */
+    size_t scratch_cap;
+    uint64_t total;
+    bool finished;
+};
+
+static uint64_t hash_bytes(const char *p, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+
+    while ( n-- )
+    {
+        h ^= (unsigned char)*p++;
+        h *= 0x100000001b3ULL;
+    }
+    return h ^ (h >> 31);
+}
+
+static uint64_t hash_frames(const char *const *f, size_t n)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ULL;
+    size_t i;
+
+    for ( i = 0; i < n; i++ )
+    {
+        h ^= (uint64_t)(uintptr_t)f[i];
+        h *= 0xff51afd7ed558ccdULL;
+        h ^= h >> 33;
+    }
+    return h;
+}
+
+/* Copy name[0..len) into a chunk; NULL when out of memory. */
+static const char *store(struct xenprof_stackset *s, const char *name,
+                         size_t len)
+{
+    struct chunk *c = s->chunks;
+    char *p;
+
+    if ( !c || c->size - c->used < len + 1 )
+    {
+        size_t size = len + 1 > CHUNK_SIZE ? len + 1 : CHUNK_SIZE;
+
+        c = malloc(sizeof(*c) + size);
+        if ( !c )
+            return NULL;
+        c->next = s->chunks;
+        c->used = 0;
+        c->size = size;
+        s->chunks = c;
+    }
+    p = c->text + c->used;
+    memcpy(p, name, len);
+    p[len] = '\0';
+    c->used += len + 1;
+    return p;
+}
+
+/* Double the name hash (or create it); 0 or -ENOMEM. */
+static int grow_names(struct xenprof_stackset *s)
+{
+    size_t size = s->names_size ? s->names_size * 2 : MIN_HASH, i, j;
+    struct name *tab;
+
+    if ( size > SIZE_MAX / sizeof(*tab) )
+        return -ENOMEM;
+    tab = calloc(size, sizeof(*tab));
+    if ( !tab )
+        return -ENOMEM;
+    for ( i = 0; i < s->names_size; i++ )
+    {
+        if ( !s->names[i].s )
+            continue;
+        for ( j = s->names[i].hash & (size - 1); tab[j].s;
+              j = (j + 1) & (size - 1) )
+            ;
+        tab[j] = s->names[i];
+    }
+    free(s->names);
+    s->names = tab;
+    s->names_size = size;
+    return 0;
+}
+
+/* The interned copy of name; NULL when out of memory. */
+static const char *intern(struct xenprof_stackset *s, const char *name)
+{
+    size_t len = strlen(name), i;
+    uint64_t h = hash_bytes(name, len);
+    struct name *e;
+
+    if ( (s->names_used + 1) * 2 > s->names_size && grow_names(s) )
+        return NULL;
+    for ( i = h & (s->names_size - 1); ; i = (i + 1) & (s->names_size - 1) )
+    {
+        e = &s->names[i];
+        if ( !e->s )
+            break;
+        if ( e->hash == h && !strncmp(e->s, name, len) && !e->s[len] )
+            return e->s;
+    }
+    e->s = store(s, name, len);
+    if ( !e->s )
+        return NULL;
+    e->hash = h;
+    s->names_used++;
+    return e->s;
+}
+
+/* Double the stack hash (or create it); 0 or -ENOMEM. */
+static int grow_stacks(struct xenprof_stackset *s)
+{
+    size_t size = s->hash_size ? s->hash_size * 2 : MIN_HASH, i, j;
+    size_t *tab;
+
+    if ( size > SIZE_MAX / sizeof(*tab) )
+        return -ENOMEM;
+    tab = calloc(size, sizeof(*tab));
+    if ( !tab )
+        return -ENOMEM;
+    for ( i = 0; i < s->nr_stacks; i++ )
+    {
+        for ( j = s->stacks[i].hash & (size - 1); tab[j];
+              j = (j + 1) & (size - 1) )
+            ;
+        tab[j] = i + 1;
+    }
+    free(s->hash);
+    s->hash = tab;
+    s->hash_size = size;
+    return 0;
+}
+
+/* The hash slot of the stack f[0..n): its entry or a free one. */
+static size_t *find(const struct xenprof_stackset *s, const char *const *f,
+                    size_t n, uint64_t h)
+{
+    size_t i = h & (s->hash_size - 1);
+    const struct stk *e;
+
+    for ( ; s->hash[i]; i = (i + 1) & (s->hash_size - 1) )
+    {
+        e = &s->stacks[s->hash[i] - 1];
+        if ( e->hash == h && e->n == n &&
+             !memcmp(s->frames + e->off, f, n * sizeof(*f)) )
+            break;
+    }
+    return &s->hash[i];
+}
+
+/* Append the stack f[0..n) (interned) with count; 0 or -ENOMEM. */
+static int append(struct xenprof_stackset *s, const char *const *f,
+                  size_t n, uint64_t count, uint64_t h, size_t *slot)
+{
+    struct stk *e;
+    void *p;
+
+    p = s->frames;
+    if ( xenprof_priv_reserve(&p, s->nr_frames, n, sizeof(*s->frames)) )
+        return -ENOMEM;
+    s->frames = p;
+    p = s->stacks;
+    if ( xenprof_priv_reserve(&p, s->nr_stacks, 1, sizeof(*s->stacks)) )
+        return -ENOMEM;
+    s->stacks = p;
+    memcpy(s->frames + s->nr_frames, f, n * sizeof(*f));
+    e = &s->stacks[s->nr_stacks++];
+    e->f = NULL;
+    e->off = s->nr_frames;
+    e->n = n;
+    e->count = count;
+    e->hash = h;
+    s->nr_frames += n;
+    *slot = s->nr_stacks;
+    return 0;
+}
+
+struct xenprof_stackset *xenprof_priv_ss_new(void)
+{
+    return calloc(1, sizeof(struct xenprof_stackset));
+}
+
+int xenprof_priv_ss_add(struct xenprof_stackset *s, const char *const *frames,
+                        size_t n, uint64_t count)
+{
+    size_t i, *slot;
+    const char **p;
+    uint64_t h;
+
+    if ( !n || s->finished )
+        return -EINVAL;
+    if ( count > UINT64_MAX - s->total )
+        return -EOVERFLOW;
+    if ( n > s->scratch_cap )
+    {
+        if ( n > SIZE_MAX / sizeof(*p) )
+            return -ENOMEM;
+        p = realloc(s->scratch, n * sizeof(*p));
+        if ( !p )
+            return -ENOMEM;
+        s->scratch = p;
+        s->scratch_cap = n;
+    }
+    for ( i = 0; i < n; i++ )
+        if ( !(s->scratch[i] = intern(s, frames[i])) )
+            return -ENOMEM;
+    if ( (s->nr_stacks + 1) * 2 > s->hash_size && grow_stacks(s) )
+        return -ENOMEM;
+    h = hash_frames(s->scratch, n);
+    slot = find(s, s->scratch, n, h);
+    if ( *slot )
+        s->stacks[*slot - 1].count += count;
+    else if ( append(s, s->scratch, n, count, h, slot) )
+        return -ENOMEM;
+    s->total += count;
+    return 0;
+}
+
+int xenprof_priv_ss_cmp(const char *const *fa, size_t na,
+                        const char *const *fb, size_t nb)
+{
+    const unsigned char *a, *b;
+    unsigned int ca, cb;
+    size_t i = 0;
+
+    for ( ; ; i++ )
+    {
+        for ( ; i < na && i < nb && fa[i] == fb[i]; i++ )
+            ;
+        if ( i == na || i == nb )
+            return i == nb ? (i != na) : -1;
+        a = (const unsigned char *)fa[i];
+        b = (const unsigned char *)fb[i];
+        while ( *a && *a == *b )
+            a++, b++;
+        /* Past a frame's end comes ';' (more frames) or the line's end. */
+        ca = *a ? *a : (i + 1 < na ? ';' : 0);
+        cb = *b ? *b : (i + 1 < nb ? ';' : 0);
+        if ( ca != cb )
+            return ca < cb ? -1 : 1;
+        /* Equal names of two sets: go on with the next frame. */
+    }
+}
+
+static int cmp_stk(const void *a, const void *b)
+{
+    const struct stk *x = a, *y = b;
+
+    return xenprof_priv_ss_cmp(x->f, x->n, y->f, y->n);
+}
+
+int xenprof_priv_ss_finish(struct xenprof_stackset *s)
+{
+    size_t i;
+
+    for ( i = 0; i < s->nr_stacks; i++ )
+        s->stacks[i].f = s->frames + s->stacks[i].off;
+    if ( s->nr_stacks )
+        qsort(s->stacks, s->nr_stacks, sizeof(*s->stacks), cmp_stk);
+    free(s->hash);
+    free(s->names);
+    free(s->scratch);
+    s->hash = NULL;
+    s->names = NULL;
+    s->scratch = NULL;
+    s->hash_size = s->names_size = s->names_used = s->scratch_cap = 0;
+    s->finished = true;
+    return 0;
+}
+
+void xenprof_stackset_free(struct xenprof_stackset *s)
+{
+    struct chunk *c, *next;
+
+    if ( !s )
+        return;
+    for ( c = s->chunks; c; c = next )
+    {
+        next = c->next;
+        free(c);
+    }
+    free(s->names);
+    free(s->frames);
+    free(s->stacks);
+    free(s->hash);
+    free(s->scratch);
+    free(s);
+}
+
+size_t xenprof_stackset_size(const struct xenprof_stackset *s)
+{
+    return s ? s->nr_stacks : 0;
+}
+
+uint64_t xenprof_stackset_total(const struct xenprof_stackset *s)
+{
+    return s ? s->total : 0;
+}
+
+/* Out of range (or an unfinished set): no frames, count 0. */
+void xenprof_stackset_get(const struct xenprof_stackset *s, size_t i,
+                          const char *const **frames, size_t *nr_frames,
+                          uint64_t *count)
+{
+    const struct stk *e;
+
+    if ( !s || !s->finished || i >= s->nr_stacks )
+    {
+        *frames = NULL;
+        *nr_frames = 0;
+        *count = 0;
+        return;
+    }
+    e = &s->stacks[i];
+    *frames = e->f;
+    *nr_frames = e->n;
+    *count = e->count;
+}
+
+/* Write one line; 0 or -EIO. */
+static int write_line(FILE *out, const struct stk *e)
+{
+    size_t i;
+
+    for ( i = 0; i < e->n; i++ )
+        if ( (i && putc(';', out) == EOF) || fputs(e->f[i], out) == EOF )
+            return -EIO;
+    return fprintf(out, " %" PRIu64 "\n", e->count) < 0 ? -EIO : 0;
+}
+
+/* Also -EINVAL when s or out is NULL. */
+int xenprof_stackset_write_folded(const struct xenprof_stackset *s,
+                                  FILE *out)
+{
+    size_t i;
+
+    if ( !s || !out || !s->finished )
+        return -EINVAL;
+    for ( i = 0; i < s->nr_stacks; i++ )
+        if ( write_line(out, &s->stacks[i]) )
+            return -EIO;
+    return fflush(out) || ferror(out) ? -EIO : 0;
+}
+
+/*
+ * Local variables:
+ * mode: C
+ * c-file-style: "BSD"
+ * c-basic-offset: 4
+ * tab-width: 4
+ * indent-tabs-mode: nil
+ * End:
+ */

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * stackset.h: internals of the stack set (stackset.c) and of the flame
+ * graph writers (flamegraph.c, diff.c), shared by the files of
+ * libxenprofile that build or draw stack sets.  Not installed.
+ *
+ * A set is built in three steps: xenprof_priv_ss_new(), any number of
+ * xenprof_priv_ss_add() (frame names are interned once; identical stacks
+ * merged through a hash), then xenprof_priv_ss_finish(), which sorts the
+ * stacks and frees the hash.  Only a finished set may be read.
+ */
+#ifndef XENPROFILE_STACKSET_H
+#define XENPROFILE_STACKSET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "private.h"
+
+/* An empty set under construction; NULL when out of memory. */
+struct xenprof_stackset *xenprof_priv_ss_new(void) xenprof_hidden;
+
+/*
+ * Add count samples of the stack frames[0..n) (root first, n >= 1; names
+ * of any length, copied; a name must not contain ';').  Returns 0, or
+ * -ENOMEM, or -EOVERFLOW when a count would pass UINT64_MAX; the set is
+ * unchanged on failure.
+ */
+int xenprof_priv_ss_add(struct xenprof_stackset *s, const char *const *frames,
+                        size_t n, uint64_t count) xenprof_hidden;
+
+/* Sort the stacks and drop the hash; 0 or -ENOMEM (s unchanged). */
+int xenprof_priv_ss_finish(struct xenprof_stackset *s) xenprof_hidden;
+
+/*
+ * Compare two stacks as their folded lines without the count would be
+ * compared by strcmp(): <0, 0 or >0.  Frames equal as pointers are equal
+ * as strings.
+ */
+int xenprof_priv_ss_cmp(const char *const *fa, size_t na,
+                        const char *const *fb, size_t nb) xenprof_hidden;
+
+/*
+ * One line of folded text, parsed in place (folded-parse.c).  line is
+ * NUL-terminated, its end of line included or not.  With ncounts 1 the
+ * line is "stack COUNT", with 2 "stack COUNT_A COUNT_B" (counts[0] is
+ * COUNT_A).  Returns 1 and sets *stack (inside line, cut at the stack's
+ * end) for a valid line, 0 for a line to skip silently (blank, or a
+ * comment starting with "# "), -EINVAL for a malformed line.
+ */
+int xenprof_priv_parse_line(char *line, unsigned int ncounts, char **stack,
+                            uint64_t counts[2]) xenprof_hidden;
+
+/*
+ * Split stack (modified: ';' become NUL) into *frames, an array grown by
+ * xenprof_priv_reserve() whose length is *cap; returns the number of
+ * frames, or 0 when out of memory.
+ */
+size_t xenprof_priv_split(char *stack, const char ***frames, size_t *cap)
+    xenprof_hidden;
+
+/* One stack to draw: its frames, its width and (differential) delta. */
+struct xenprof_fg_item {
+    const char *const *frames;      /* root first */
+    size_t nr_frames;
+    uint64_t width;                 /* samples: the frame widths */
+    int64_t delta;                  /* b - a, differential only */
+};
+
+/* Stack i of a drawing, in sorted order: 0, or -ENOMEM. */
+typedef int (*xenprof_fg_get_t)(void *ctx, size_t i,
+                                struct xenprof_fg_item *it);
+
+/*
+ * Draw n stacks (sorted as xenprof_priv_ss_cmp() says) as a flame graph;
+ * diff: colour by delta and show it in the tooltips.  Returns 0, -ENODATA
+ * when the widths add up to 0, -EINVAL for bad options, -EIO, -ENOMEM.
+ */
+int xenprof_priv_flamegraph(xenprof_fg_get_t get, void *ctx, size_t n,
+                            bool diff, FILE *out,
+                            const struct xenprof_svg_opts *o,
+                            char *err, size_t errlen) xenprof_hidden;
+
+/* The embedded CSS and JavaScript of the SVG (flamegraph-js.c). */
+extern const char xenprof_priv_fg_css[] xenprof_hidden;
+extern const char xenprof_priv_fg_js[] xenprof_hidden;
+
+#endif /* XENPROFILE_STACKSET_H */
+
+/*
+ * Local variables:
+ * mode: C
+ * c-file-style: "BSD"
+ * c-basic-offset: 4
+ * tab-width: 4
+ * indent-tabs-mode: nil
+ * End:
+ */

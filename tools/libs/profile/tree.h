@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * tree.h: internal API of the call tree (tree.c), the report (report.c)
+ * and the report command (cli.c) of libxenprofile (not installed).
+ *
+ * A call tree aggregates a stack set: one node per distinct stack prefix
+ * (root first), with the samples whose stack ends there (self) and the
+ * samples whose stack goes through it (total).  Memory grows with the
+ * distinct stacks, never with the samples.  Frame names are borrowed from
+ * the stack set, which must outlive the tree.
+ */
+#ifndef XENPROFILE_TREE_H
+#define XENPROFILE_TREE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "private.h"
+
+struct xenprof_tree;
+
+/*
+ * One function of the Self/Children table, as `perf report --children`:
+ * total ("Children") counts the samples whose stack contains the function,
+ * once per sample even when it recurses; self those where it is the leaf.
+ */
+struct xenprof_func {
+    const char *name;                   /* borrowed from the stack set */
+    uint64_t self, total;
+};
+
+/* A node as the walk shows it; depth 0 is a child of the (nameless) root. */
+struct xenprof_tree_node {
+    const char *name;
+    uint64_t self, total;
+    unsigned int depth;
+};
+
+/*
+ * Called by xenprof_priv_tree_walk() when a node is entered (leave false)
+ * and after all its shown children (leave true).  A non-zero return stops
+ * the walk and is returned by it.
+ */
+typedef int (*xenprof_tree_visit_t)(const struct xenprof_tree_node *n,
+                                    bool leave, void *arg);
+
+/* Build the tree of s.  Returns 0 or -ENOMEM (*t is then NULL). */
+int xenprof_priv_tree_build(const struct xenprof_stackset *s,
+                            struct xenprof_tree **t) xenprof_hidden;
+
+/* Free t (NULL allowed).  Never fails. */
+void xenprof_priv_tree_free(struct xenprof_tree *t) xenprof_hidden;
+
+/* The samples of the tree (the root's total).  Never fails. */
+uint64_t xenprof_priv_tree_total(const struct xenprof_tree *t)
+    xenprof_hidden;
+
+/* Nodes of the tree, the nameless root included.  Never fails. */
+size_t xenprof_priv_tree_nodes(const struct xenprof_tree *t) xenprof_hidden;
+
+/*
+ * The Self/Children table of a tree built from a stack set: every
+ * distinct frame name once, sorted by total (by self when by_self), then
+ * by the other count, then by name.  *funcs is malloc()ed (*n entries).
+ * Returns 0 or -ENOMEM (*funcs NULL).
+ */
+int xenprof_priv_tree_funcs(const struct xenprof_tree *t, bool by_self,
+                            struct xenprof_func **funcs, size_t *n)
+    xenprof_hidden;
+
+/*
+ * The callees of function name: every subtree of t rooted at an
+ * outermost node of that name (one with no ancestor of the same name)
+ * merged into one tree whose root has the function as its only child, so
+ * that its total is the function's Children count.  An unknown name gives
+ * an empty tree.  Returns 0 or -ENOMEM (*out NULL).  t must outlive *out.
+ */
+int xenprof_priv_tree_callees(const struct xenprof_tree *t,
+                              const char *name, struct xenprof_tree **out)
+    xenprof_hidden;
+
+/*
+ * Walk t depth first, children by decreasing total (then by name),
+ * leaving out every node whose total is below min (and its subtree).
+ * Iterative: any depth is fine.  Returns 0 or what fn returned.
+ */
+int xenprof_priv_tree_walk(const struct xenprof_tree *t, uint64_t min,
+                           xenprof_tree_visit_t fn, void *arg)
+    xenprof_hidden;
+
+/*
+ * ---------------------------------------------------------------------
+ * The report (report.c), as printed by xenprof_report_main().
+ * ---------------------------------------------------------------------
+ */
+#define XENPROF_BY_DOMAIN   (1u << 0)
+#define XENPROF_BY_CPU      (1u << 1)
+
+/* Callee nodes below this share of all samples are left out (perf's). */
+#define XENPROF_CALLGRAPH_MIN_PERMILLE 5
+
+struct xenprof_report_opts {
+    const char *input;                  /* file name shown in the header */
+    const char *filter_desc;            /* "" or e.g. "--cpu 0-3" */
+    bool by_self;                       /* --sort self */
+    size_t top;                         /* rows; 0: all */
+    unsigned int by;                    /* XENPROF_BY_* splits shown */
+    bool callgraph;
+    bool json;
+    size_t bad_lines;                   /* malformed folded lines */
+};
+
+/*
+ * Print the report of s (the stack set of d's samples that pass f; d NULL
+ * for a folded input: no header, no splits) as text or JSON to out.
+ * Returns 0, -EIO on a write error, -ENOMEM or -EBADMSG (corrupt
+ * records), with a message in err.
+ */
+int xenprof_priv_report(const struct xenprof_data *d,
+                        const struct xenprof_filter *f,
+                        const struct xenprof_stackset *s,
+                        const struct xenprof_report_opts *o, FILE *out,
+                        char *err, size_t errlen) xenprof_hidden;
+
+/*
+ * Write s as a JSON string (quotes included): '"', '\\' and control
+ * characters escaped, invalid UTF-8 bytes replaced by U+FFFD.
+ */
+void xenprof_priv_json_string(FILE *out, const char *s) xenprof_hidden;
+
+#endif /* XENPROFILE_TREE_H */
+
+/*
+ * Local variables:
+ * mode: C
+ * c-file-style: "BSD"
+ * c-basic-offset: 4
+ * tab-width: 4
+ * indent-tabs-mode: nil
+ * End:
+ */
