@@ -25,7 +25,7 @@ one_line_error() {
     diag "$(cat err.txt)"
 }
 
-plan 32
+plan 35
 xl profile discard >/dev/null 2>&1    # a leftover of an aborted run
 check "status says idle" sh -c 'xl profile status | grep -q "^state *: idle"'
 check "stop when idle fails, saying so" \
@@ -142,6 +142,21 @@ check "the samples stay in Xen ($kept pending, state stopped)" \
 saved=$(sed -n 's/^\([0-9]*\) samples.*/\1/p' stop-retry.txt)
 check "stop run again saves them all ($saved of $kept)" \
     sh -c "[ $retryrc -eq 0 ] && [ '${saved:-0}' -eq $kept ] && [ -s retry.data ]"
+
+# record: start, run a command (drained while it runs), stop, save; the
+# exit status is the command's.
+xl profile record -F "$hz" -o record.folded --data record.data -- \
+    sh -c 'end=$(($(cut -d. -f1 /proc/uptime) + 3))
+           while [ "$(cut -d. -f1 /proc/uptime)" -lt $end ]; do xl info >/dev/null; done
+           exit 3' > record.txt 2>&1
+recrc=$?
+cat record.txt
+rsaved=$(sed -n 's/^\([0-9]*\) samples.*/\1/p' record.txt)
+check "record exits with the command's status (3, got $recrc)" test $recrc -eq 3
+check "record saved the samples ($rsaved) and the folded stacks" \
+    sh -c "[ '${rsaved:-0}' -gt 0 ] && [ -s record.data ] && [ -s record.folded ]"
+check "record left no spool file and no session" \
+    sh -c "! ls record.data.spool.* >/dev/null 2>&1 && xl profile status | grep -q '^state *: idle'"
 
 # CPU hotplug in a session: an offlined pCPU's samples stay readable, a
 # pCPU onlined again is left out, and status says so.

@@ -5,6 +5,7 @@
  *   xl profile start [-F HZ | -c PERIOD] [-s SRC] [-C CPUS] [-g N] [-b KIB]
  *   xl profile stop [-o FILE.folded] [--data FILE]
  *   xl profile status [--json]
+ *   xl profile record [start options] [-o FILE.folded] [--data FILE] -- CMD
  *   xl profile discard
  *
  * The samples are gathered through libxenlight and saved with
@@ -18,13 +19,16 @@
  * it for domains that no longer exist.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 
 #include <libxl.h>
 #include <libxl_utils.h>
@@ -48,6 +52,7 @@ struct dom_entry {
 
 struct state {
     uint64_t start_ns, stop_ns;
+    char spool[256];                /* records drained by `record`, or "" */
     struct dom_entry *doms;
     int nr_doms;
 };
@@ -152,6 +157,8 @@ static void state_load(struct state *s)
             s->start_ns = v;
         else if (sscanf(line, "stop %llu", &v) == 1)
             s->stop_ns = v;
+        else if (sscanf(line, "spool %255s", s->spool) == 1)
+            continue;
         else if (sscanf(line, "dom %u %32s %63s", &domid, uuid, name) >= 2) {
             struct dom_entry *e = state_add_dom(s, domid);
 
@@ -181,6 +188,8 @@ static void state_save(const struct state *s)
     fprintf(f, "start %"PRIu64"\n", s->start_ns);
     if (s->stop_ns)
         fprintf(f, "stop %"PRIu64"\n", s->stop_ns);
+    if (s->spool[0])
+        fprintf(f, "spool %s\n", s->spool);
     for (i = 0; i < s->nr_doms; i++) {
         fprintf(f, "dom %u ", s->doms[i].domid);
         for (j = 0; j < 16; j++)
@@ -228,101 +237,111 @@ static void state_free(struct state *s)
     memset(s, 0, sizeof(*s));
 }
 
-static int profile_start(int argc, char **argv)
+/* Handle one start option; 0, or -1 after a one-line message. */
+static int start_option(int opt, const char *arg, libxl_profile_params *p,
+                        libxl_bitmap *cpumap)
 {
-    static struct option opts[] = { COMMON_LONG_OPTS };
-    libxl_profile_params p = { .max_depth = DEFAULT_DEPTH };
-    libxl_profile_status st;
-    libxl_bitmap cpumap;
     unsigned long long v;
-    struct state s;
-    int opt, rc, ret = EXIT_FAILURE;
 
-    libxl_bitmap_init(&cpumap);
-    SWITCH_FOREACH_OPT(opt, "F:c:s:C:g:b:", opts, "profile start", 0) {
+    switch (opt) {
     case 'F':
-        if (parse_num("-F", optarg, 1, 10000, &v)) goto out;
-        p.frequency = v;
-        break;
+        if (parse_num("-F", arg, 1, 10000, &v)) return -1;
+        p->frequency = v;
+        return 0;
     case 'c':
-        if (parse_num("-c", optarg, 1, UINT64_MAX, &v)) goto out;
-        p.period = v;
-        break;
+        if (parse_num("-c", arg, 1, UINT64_MAX, &v)) return -1;
+        p->period = v;
+        return 0;
     case 's':
-        if (!strcmp(optarg, "auto"))
-            p.source = LIBXL_PROFILE_SOURCE_AUTO;
-        else if (!strcmp(optarg, "timer"))
-            p.source = LIBXL_PROFILE_SOURCE_TIMER;
-        else if (!strcmp(optarg, "pmu"))
-            p.source = LIBXL_PROFILE_SOURCE_PMU;
+        if (!strcmp(arg, "auto"))
+            p->source = LIBXL_PROFILE_SOURCE_AUTO;
+        else if (!strcmp(arg, "timer"))
+            p->source = LIBXL_PROFILE_SOURCE_TIMER;
+        else if (!strcmp(arg, "pmu"))
+            p->source = LIBXL_PROFILE_SOURCE_PMU;
         else {
             fprintf(stderr, "xl profile: -s: expected auto, timer or pmu, "
-                    "got '%s'\n", optarg);
-            goto out;
+                    "got '%s'\n", arg);
+            return -1;
         }
-        break;
+        return 0;
     case 'C':
-        if (libxl_cpu_bitmap_alloc(ctx, &cpumap, 0) ||
-            parse_cpurange(optarg, &cpumap)) {
+        libxl_bitmap_dispose(cpumap);
+        libxl_bitmap_init(cpumap);
+        if (libxl_cpu_bitmap_alloc(ctx, cpumap, 0) ||
+            parse_cpurange(arg, cpumap)) {
             fprintf(stderr, "xl profile: -C: expected a pCPU list such as "
-                    "0-3,6, got '%s'\n", optarg);
-            goto out;
+                    "0-3,6, got '%s'\n", arg);
+            return -1;
         }
-        break;
+        return 0;
     case 'g':
-        if (parse_num("-g", optarg, 1, 127, &v)) goto out;
-        p.max_depth = v;
-        break;
+        if (parse_num("-g", arg, 1, 127, &v)) return -1;
+        p->max_depth = v;
+        return 0;
     case 'b':
-        if (parse_num("-b", optarg, 16, 65536, &v)) goto out;
-        p.ring_kib = v;
-        break;
+        if (parse_num("-b", arg, 16, 65536, &v)) return -1;
+        p->ring_kib = v;
+        return 0;
     }
-    if (optind < argc) {
-        fprintf(stderr, "xl profile start: unexpected argument '%s'\n",
-                argv[optind]);
-        goto out;
-    }
-    if (p.frequency && p.period) {
-        fprintf(stderr, "xl profile start: -F and -c exclude each other\n");
-        goto out;
-    }
-    if (!p.frequency && !p.period)
-        p.frequency = DEFAULT_HZ;
+    return -1;
+}
 
-    rc = libxl_profile_start(ctx, &p, &cpumap);
-    if (rc == ERROR_FAIL && errno == EBUSY) {
+/* Explain a failed libxl_profile_start() in one line. */
+static void start_error(const char *verb, int rc,
+                        const libxl_profile_params *p)
+{
+    libxl_profile_status st;
+    int e = errno;
+
+    if (rc == ERROR_FAIL && e == EBUSY) {
         if (!libxl_profile_get_status(ctx, &st) &&
             st.state == LIBXL_PROFILE_STATE_STOPPED)
-            fprintf(stderr, "xl profile start: a stopped profile with "
+            fprintf(stderr, "xl profile %s: a stopped profile with "
                     "unsaved samples exists: save it with `xl profile stop` "
-                    "or drop it with `xl profile discard`\n");
+                    "or drop it with `xl profile discard`\n", verb);
         else
-            fprintf(stderr, "xl profile start: the profiler is already "
-                    "running (see `xl profile status`)\n");
-        goto out;
-    }
-    if (rc == ERROR_NI) {
-        fprintf(stderr, "xl profile start: %s\n",
-                p.source == LIBXL_PROFILE_SOURCE_PMU ?
+            fprintf(stderr, "xl profile %s: the profiler is already "
+                    "running (see `xl profile status`)\n", verb);
+        libxl_profile_status_dispose(&st);
+    } else if (rc == ERROR_NI)
+        fprintf(stderr, "xl profile %s: %s\n", verb,
+                p->source == LIBXL_PROFILE_SOURCE_PMU ?
                 "source pmu: this host has no usable PMU (use -s timer)" :
                 "this hypervisor has no sampling profiler "
                 "(CONFIG_XEN_PROFILER)");
-        goto out;
+    else if (rc == ERROR_INVAL)
+        fprintf(stderr, "xl profile %s: Xen refused these parameters "
+                "(rate, period, pCPU list or ring size out of range)\n",
+                verb);
+    else if (rc == ERROR_FAIL && (e == EPERM || e == EACCES))
+        fprintf(stderr, "xl profile %s: permission denied (only the "
+                "control domain may profile; FLASK: xen2:profile_op)\n",
+                verb);
+    else
+        fprintf(stderr, "xl profile %s: cannot start the profiler\n", verb);
+}
+
+/* Start a session with p; 0, or -1 after a one-line message. */
+static int do_start(const char *verb, libxl_profile_params *p,
+                    const libxl_bitmap *cpumap)
+{
+    libxl_profile_status st;
+    struct state s;
+    int rc, i, n = 0;
+
+    if (p->frequency && p->period) {
+        fprintf(stderr, "xl profile %s: -F and -c exclude each other\n",
+                verb);
+        return -1;
     }
-    if (rc == ERROR_INVAL) {
-        fprintf(stderr, "xl profile start: Xen refused these parameters "
-                "(rate, period, pCPU list or ring size out of range)\n");
-        goto out;
-    }
-    if (rc == ERROR_FAIL && (errno == EPERM || errno == EACCES)) {
-        fprintf(stderr, "xl profile start: permission denied (only the "
-                "control domain may profile; FLASK: xen2:profile_op)\n");
-        goto out;
-    }
+    if (!p->frequency && !p->period)
+        p->frequency = DEFAULT_HZ;
+
+    rc = libxl_profile_start(ctx, p, cpumap);
     if (rc) {
-        fprintf(stderr, "xl profile start: cannot start the profiler\n");
-        goto out;
+        start_error(verb, rc, p);
+        return -1;
     }
 
     memset(&s, 0, sizeof(s));
@@ -331,22 +350,43 @@ static int profile_start(int argc, char **argv)
     state_save(&s);
     state_free(&s);
 
-    if (!libxl_profile_get_status(ctx, &st)) {
-        int i, n = 0;
+    if (libxl_profile_get_status(ctx, &st))
+        return 0;
+    for (i = 0; i < st.nr_cpus; i++)
+        n += !!(st.cpus[i].flags & LIBXL_PROFILE_CPU_SAMPLED);
+    printf("profiling %d pCPUs with the %s source (%s), ", n,
+           source_name(st.source), reason_text(st.reason));
+    if (st.frequency)
+        printf("%u Hz", st.frequency);
+    else
+        printf("period %"PRIu64, st.period);
+    printf(", up to %u frames, %u KiB ring per pCPU\n", st.max_depth,
+           st.ring_kib);
+    fflush(stdout);
+    libxl_profile_status_dispose(&st);
+    return 0;
+}
 
-        for (i = 0; i < st.nr_cpus; i++)
-            n += !!(st.cpus[i].flags & LIBXL_PROFILE_CPU_SAMPLED);
-        printf("profiling %d pCPUs with the %s source (%s), ", n,
-               source_name(st.source), reason_text(st.reason));
-        if (st.frequency)
-            printf("%u Hz", st.frequency);
-        else
-            printf("period %"PRIu64, st.period);
-        printf(", up to %u frames, %u KiB ring per pCPU\n", st.max_depth,
-               st.ring_kib);
-        libxl_profile_status_dispose(&st);
+static int profile_start(int argc, char **argv)
+{
+    static struct option opts[] = { COMMON_LONG_OPTS };
+    libxl_profile_params p = { .max_depth = DEFAULT_DEPTH };
+    libxl_bitmap cpumap;
+    int opt, ret = EXIT_FAILURE;
+
+    libxl_bitmap_init(&cpumap);
+    SWITCH_FOREACH_OPT(opt, "F:c:s:C:g:b:", opts, "profile start", 0) {
+    default:
+        if (start_option(opt, optarg, &p, &cpumap)) goto out;
+        break;
     }
-    ret = EXIT_SUCCESS;
+    if (optind < argc) {
+        fprintf(stderr, "xl profile start: unexpected argument '%s'\n",
+                argv[optind]);
+        goto out;
+    }
+    if (!do_start("start", &p, &cpumap))
+        ret = EXIT_SUCCESS;
 
  out:
     libxl_bitmap_dispose(&cpumap);
@@ -596,19 +636,109 @@ static int write_folded(const struct xenprof_data *d, const char *path)
     return rc;
 }
 
-static int profile_stop(int argc, char **argv)
+/*
+ * Stop the session if it runs, save every sample (those `record` drained
+ * into its spool file, and those still in Xen, copied without consuming
+ * them) to data_path and, if asked, folded, and only then release them in
+ * Xen and remove the spool.  Returns 0, or -1 after a one-line message;
+ * the samples are then kept (in Xen and in the spool).
+ */
+static int save_profile(const char *verb, const char *data_path,
+                        const char *folded)
 {
-    static struct option opts[] = { {"data", 1, 0, 'd'}, COMMON_LONG_OPTS };
-    const char *data_path = "xenprofile.data", *folded = NULL;
+    void *spool = NULL;
+    int spool_len = 0;
     struct xenprof_data *d = NULL;
     libxl_profile_status st = { 0 };
+    struct xenprof_sample smp;
     struct state s;
     char err[512];
     void *buf = NULL;
     size_t len = 0, n = 0, off = 0;
-    struct xenprof_sample smp;
-    int opt, rc, ret = EXIT_FAILURE;
     uint64_t lost = 0;
+    int i, rc, ret = -1;
+
+    state_load(&s);
+    rc = libxl_profile_get_status(ctx, &st);
+    if (!rc && st.state == LIBXL_PROFILE_STATE_RUNNING) {
+        state_note_domains(&s);
+        rc = libxl_profile_stop(ctx);
+        s.stop_ns = now_ns();
+        state_save(&s);
+    }
+    if (!rc && st.state == LIBXL_PROFILE_STATE_IDLE) {
+        fprintf(stderr, "xl profile %s: no profile is running (start one "
+                "with `xl profile start`)\n", verb);
+        goto out;
+    }
+    libxl_profile_status_dispose(&st);
+    if (rc || libxl_profile_get_status(ctx, &st)) {
+        fprintf(stderr, "xl profile %s: cannot stop the profiler\n", verb);
+        goto out;
+    }
+
+    /* Copy the samples out; they stay in Xen until the file is written. */
+    if (libxl_profile_read_all(ctx, 1, &buf, &len)) {
+        fprintf(stderr, "xl profile %s: cannot read the samples\n", verb);
+        goto keep;
+    }
+    d = xenprof_data_new();
+    if (s.spool[0] && (libxl_read_file_contents(ctx, s.spool, &spool,
+                                                &spool_len) ||
+                       xenprof_data_add_records(d, spool, spool_len))) {
+        fprintf(stderr, "xl profile %s: cannot read the samples drained "
+                "earlier from %s\n", verb, s.spool);
+        goto keep;
+    }
+    if (!d || xenprof_data_add_records(d, buf, len) ||
+        fill_meta(d, &st, &s) || fill_tables(d, &s))
+        goto keep;
+    if (xenprof_data_write(d, data_path, err, sizeof(err))) {
+        fprintf(stderr, "xl profile %s: %s\n", verb, err);
+        goto keep;
+    }
+    if (folded && write_folded(d, folded))
+        goto keep;
+
+    if (libxl_profile_release(ctx)) {
+        fprintf(stderr, "xl profile %s: saved, but cannot release the "
+                "samples in Xen\n", verb);
+        goto out;
+    }
+    unlink(STATE_FILE);
+    if (s.spool[0])
+        unlink(s.spool);
+
+    while (xenprof_decode_next(d->records, d->records_len, &off, &smp,
+                               err, sizeof(err)) > 0)
+        n++;
+    for (i = 0; i < st.nr_cpus; i++)
+        lost += st.cpus[i].lost;
+    printf("%zu samples (%"PRIu64" lost) saved in %s", n, lost, data_path);
+    if (folded)
+        printf(", folded stacks in %s", folded);
+    printf("\n");
+    ret = 0;
+    goto out;
+
+ keep:
+    fprintf(stderr, "xl profile %s: the samples are kept in Xen: fix the "
+            "problem and run `xl profile stop` again (or drop them with "
+            "`xl profile discard`)\n", verb);
+ out:
+    xenprof_data_free(d);
+    free(buf);
+    free(spool);
+    libxl_profile_status_dispose(&st);
+    state_free(&s);
+    return ret;
+}
+
+static int profile_stop(int argc, char **argv)
+{
+    static struct option opts[] = { {"data", 1, 0, 'd'}, COMMON_LONG_OPTS };
+    const char *data_path = "xenprofile.data", *folded = NULL;
+    int opt;
 
     SWITCH_FOREACH_OPT(opt, "o:d:", opts, "profile stop", 0) {
     case 'o':
@@ -623,77 +753,116 @@ static int profile_stop(int argc, char **argv)
                 argv[optind]);
         return EXIT_FAILURE;
     }
+    return save_profile("stop", data_path, folded) ?
+           EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+/* Append all records drained from Xen (consumed) to the spool fd. */
+static int drain_to_spool(int fd)
+{
+    void *buf = NULL;
+    size_t len = 0;
+    int rc = libxl_profile_read_all(ctx, 0, &buf, &len);
+
+    /* Even on failure, buf holds consumed records: keep them. */
+    if (len && write(fd, buf, len) != (ssize_t)len)
+        rc = -1;
+    if (len && fsync(fd))
+        rc = -1;
+    free(buf);
+    return rc;
+}
+
+/* Run argv, draining the rings into fd every second; its wait status. */
+static int run_command(char **argv, int fd, int *status)
+{
+    void (*old)(int) = signal(SIGINT, SIG_IGN);
+    pid_t pid = fork();
+    int rc = 0;
+
+    if (pid < 0) {
+        perror("xl profile record: fork");
+        signal(SIGINT, old);
+        return -1;
+    }
+    if (!pid) {
+        signal(SIGINT, SIG_DFL);
+        execvp(argv[0], argv);
+        fprintf(stderr, "xl profile record: cannot run %s: %s\n", argv[0],
+                strerror(errno));
+        _exit(127);
+    }
+    while (waitpid(pid, status, WNOHANG) != pid) {
+        sleep(1);
+        if (drain_to_spool(fd) && !rc) {
+            fprintf(stderr, "xl profile record: warning: cannot drain the "
+                    "samples now; they stay in Xen\n");
+            rc = 1;
+        }
+    }
+    signal(SIGINT, old);
+    return 0;
+}
+
+/*
+ * record: start, run a command, stop and save, as `perf record`.  While
+ * the command runs the rings are drained every second into a spool file
+ * beside the data file (named in the state file), so that a long command
+ * does not fill them; `stop` (here or run again by hand, should anything
+ * fail) saves the spool's samples with the rest.  Exit status: the
+ * command's, or 1 when the profile could not be taken or saved.
+ */
+static int profile_record(int argc, char **argv)
+{
+    static struct option opts[] = { {"data", 1, 0, 'd'}, COMMON_LONG_OPTS };
+    libxl_profile_params p = { .max_depth = DEFAULT_DEPTH };
+    const char *data_path = "xenprofile.data", *folded = NULL;
+    libxl_bitmap cpumap;
+    struct state s;
+    int opt, fd = -1, status = 0, ret = EXIT_FAILURE;
+
+    libxl_bitmap_init(&cpumap);
+    SWITCH_FOREACH_OPT(opt, "F:c:s:C:g:b:o:d:", opts, "profile record", 1) {
+    case 'o':
+        folded = optarg;
+        break;
+    case 'd':
+        data_path = optarg;
+        break;
+    default:
+        if (start_option(opt, optarg, &p, &cpumap)) goto out;
+        break;
+    }
+    if (do_start("record", &p, &cpumap))
+        goto out;
 
     state_load(&s);
-    rc = libxl_profile_get_status(ctx, &st);
-    if (!rc && st.state == LIBXL_PROFILE_STATE_RUNNING) {
-        state_note_domains(&s);
-        rc = libxl_profile_stop(ctx);
-        s.stop_ns = now_ns();
+    snprintf(s.spool, sizeof(s.spool), "%s.spool.%d", data_path,
+             (int)getpid());
+    fd = open(s.spool, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0)
+        fprintf(stderr, "xl profile record: warning: cannot create %s: %s; "
+                "samples will only be read at the end\n", s.spool,
+                strerror(errno));
+    else
         state_save(&s);
-    }
-    if (!rc && st.state == LIBXL_PROFILE_STATE_IDLE) {
-        fprintf(stderr, "xl profile stop: no profile is running (start one "
-                "with `xl profile start`)\n");
-        goto out;
-    }
-    libxl_profile_status_dispose(&st);
-    if (rc || libxl_profile_get_status(ctx, &st)) {
-        fprintf(stderr, "xl profile stop: cannot stop the profiler\n");
-        goto out;
-    }
-
-    /* Copy the samples out; they stay in Xen until the file is written. */
-    if (libxl_profile_read_all(ctx, 1, &buf, &len)) {
-        fprintf(stderr, "xl profile stop: cannot read the samples; they are "
-                "kept in Xen: run `xl profile stop` again\n");
-        goto out;
-    }
-    d = xenprof_data_new();
-    if (!d || xenprof_data_add_records(d, buf, len) ||
-        fill_meta(d, &st, &s) || fill_tables(d, &s))
-        goto keep;
-    if (xenprof_data_write(d, data_path, err, sizeof(err))) {
-        fprintf(stderr, "xl profile stop: %s\n", err);
-        goto keep;
-    }
-    if (folded && write_folded(d, folded))
-        goto keep;
-
-    if (libxl_profile_release(ctx)) {
-        fprintf(stderr, "xl profile stop: saved, but cannot release the "
-                "samples in Xen\n");
-        goto out;
-    }
-    unlink(STATE_FILE);
-
-    while (xenprof_decode_next(d->records, d->records_len, &off, &smp,
-                               err, sizeof(err)) > 0)
-        n++;
-    for (opt = 0; opt < st.nr_cpus; opt++)
-        lost += st.cpus[opt].lost;
-    printf("%zu samples (%"PRIu64" lost) saved in %s", n, lost, data_path);
-    if (folded)
-        printf(", folded stacks in %s", folded);
-    printf("\n");
-    ret = EXIT_SUCCESS;
-    goto out;
-
- keep:
-    fprintf(stderr, "xl profile stop: the samples are kept in Xen: fix the "
-            "problem and run `xl profile stop` again (or drop them with "
-            "`xl profile discard`)\n");
- out:
-    xenprof_data_free(d);
-    free(buf);
-    libxl_profile_status_dispose(&st);
     state_free(&s);
+
+    if (!run_command(argv + optind, fd, &status) &&
+        !save_profile("record", data_path, folded))
+        ret = WIFEXITED(status) ? WEXITSTATUS(status) : EXIT_FAILURE;
+
+ out:
+    if (fd >= 0)
+        close(fd);
+    libxl_bitmap_dispose(&cpumap);
     return ret;
 }
 
 static int profile_discard(int argc, char **argv)
 {
     static struct option opts[] = { COMMON_LONG_OPTS };
+    struct state s;
     int opt;
 
     SWITCH_FOREACH_OPT(opt, "", opts, "profile discard", 0) {
@@ -707,6 +876,10 @@ static int profile_discard(int argc, char **argv)
         fprintf(stderr, "xl profile discard: cannot release the samples\n");
         return EXIT_FAILURE;
     }
+    state_load(&s);
+    if (s.spool[0])
+        unlink(s.spool);
+    state_free(&s);
     unlink(STATE_FILE);
     return EXIT_SUCCESS;
 }
@@ -719,6 +892,7 @@ static const struct {
     { "stop", profile_stop },
     { "status", profile_status },
     { "discard", profile_discard },
+    { "record", profile_record },
 };
 
 int main_profile(int argc, char **argv)
@@ -734,7 +908,7 @@ int main_profile(int argc, char **argv)
             return verbs[i].fn(argc - 1, argv + 1);
 
     fprintf(stderr, "xl profile: unknown verb '%s' (expected start, stop, "
-            "status or discard)\n", argv[1]);
+            "status, record or discard)\n", argv[1]);
     return EXIT_FAILURE;
 }
 
