@@ -25,7 +25,7 @@ one_line_error() {
     diag "$(cat err.txt)"
 }
 
-plan 35
+plan 39
 xl profile discard >/dev/null 2>&1    # a leftover of an aborted run
 check "status says idle" sh -c 'xl profile status | grep -q "^state *: idle"'
 check "stop when idle fails, saying so" \
@@ -39,10 +39,30 @@ check "-C 4095 (no such pCPU): one-line error from Xen" one_line_error xl profil
 check "an unknown verb: one-line error" one_line_error xl profile bogus
 
 nr=$(xl info | sed -n 's/^nr_cpus *: //p')
+# Without a usable PMU (set EXPECT_PMU=1 on a host that has one), -s pmu
+# and events only a PMU counts are refused with one clear line.
+if [ -z "${EXPECT_PMU:-}" ]; then
+    check "-s pmu without a usable PMU: one-line error saying so" \
+        sh -c 'one_line_error() { "$@" >/dev/null 2>err.txt && return 1; [ "$(wc -l < err.txt)" -eq 1 ]; }
+               one_line_error xl profile start -s pmu && grep -q "source pmu: no usable PMU" err.txt'
+    check "-e instructions (auto) without a PMU: refused, not replaced" \
+        sh -c '! xl profile start -e instructions 2>err.txt && grep -q "no usable PMU" err.txt &&
+               xl profile status | grep -q "^state *: idle"'
+else
+    skip "-s pmu without a usable PMU" "EXPECT_PMU set"
+    skip "-e instructions without a PMU" "EXPECT_PMU set"
+fi
+check "-e bogus: one-line error" one_line_error xl profile start -e bogus
 t0=$(uptime)
 check "start -F $hz" sh -c "xl profile start -F $hz > start.txt"
 cat start.txt
 check "start says the timer source runs" grep -q "timer source" start.txt
+if [ -z "${EXPECT_PMU:-}" ]; then
+    check "-s auto says why it runs the timer (no usable PMU here)" \
+        grep -q "timer source (auto: no usable PMU)" start.txt
+else
+    skip "-s auto says why it runs the timer" "EXPECT_PMU set: this host has a PMU"
+fi
 check "a second start fails: already running" \
     sh -c 'xl profile start 2>err.txt; [ $? -ne 0 ] && grep -q "already running" err.txt'
 

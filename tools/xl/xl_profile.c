@@ -92,17 +92,39 @@ static const char *source_name(int source)
     return "unknown";
 }
 
+/* XEN_PROFILE_REASON_*: why a source was chosen, or could not be. */
 static const char *reason_text(int reason)
 {
     switch (reason) {
     case 0: return "requested";
-    case 1: return "auto: no usable PMU";
-    case 2: return "auto: the PMU is in use";
-    case 3: return "auto: no PMU source in this build";
-    case 4: return "auto: a usable PMU";
+    case 1: return "no usable PMU";
+    case 2: return "the PMU is in use";
+    case 3: return "no PMU source in this build";
+    case 4: return "a usable PMU";
+    case 5: return "the PMU is in use by vPMU (boot with vpmu=0)";
+    case 6: return "the PMU is owned by xenoprof";
+    case 7: return "the NMI callback is in use";
+    case 8: return "this CPU cannot count that event";
+    case 9: return "the PMU raised no overflow NMI";
     }
     return "unknown";
 }
+
+/* The reason in status and in the data file: "requested" or "auto: ...". */
+static const char *why_text(int reason)
+{
+    static char buf[96];
+
+    if (!reason)
+        return "requested";
+    snprintf(buf, sizeof(buf), "auto: %s", reason_text(reason));
+    return buf;
+}
+
+static const char *const event_names[] = {
+    "cycles", "cycles", "instructions", "ref-cycles", "llc-misses",
+    "branch-misses",
+};
 
 static const char *state_name(int state)
 {
@@ -283,18 +305,30 @@ static int start_option(int opt, const char *arg, libxl_profile_params *p,
         if (parse_num("-b", arg, 16, 65536, &v)) return -1;
         p->ring_kib = v;
         return 0;
+    case 'e':
+        for (v = 1; v < sizeof(event_names) / sizeof(event_names[0]); v++)
+            if (!strcmp(arg, event_names[v])) {
+                p->event = v;
+                return 0;
+            }
+        fprintf(stderr, "xl profile: -e: expected cycles, instructions, "
+                "ref-cycles, llc-misses or branch-misses, got '%s'\n", arg);
+        return -1;
     }
     return -1;
 }
 
 /* Explain a failed libxl_profile_start() in one line. */
 static void start_error(const char *verb, int rc,
-                        const libxl_profile_params *p)
+                        const libxl_profile_params *p, int reason)
 {
     libxl_profile_status st;
     int e = errno;
 
-    if (rc == ERROR_FAIL && e == EBUSY) {
+    if (rc == ERROR_FAIL && e == EBUSY && reason >= 5 && reason <= 7)
+        fprintf(stderr, "xl profile %s: source pmu: %s\n", verb,
+                reason_text(reason));
+    else if (rc == ERROR_FAIL && e == EBUSY) {
         if (!libxl_profile_get_status(ctx, &st) &&
             st.state == LIBXL_PROFILE_STATE_STOPPED)
             fprintf(stderr, "xl profile %s: a stopped profile with "
@@ -304,12 +338,12 @@ static void start_error(const char *verb, int rc,
             fprintf(stderr, "xl profile %s: the profiler is already "
                     "running (see `xl profile status`)\n", verb);
         libxl_profile_status_dispose(&st);
-    } else if (rc == ERROR_NI)
-        fprintf(stderr, "xl profile %s: %s\n", verb,
-                p->source == LIBXL_PROFILE_SOURCE_PMU ?
-                "source pmu: this host has no usable PMU (use -s timer)" :
-                "this hypervisor has no sampling profiler "
-                "(CONFIG_XEN_PROFILER)");
+    } else if (rc == ERROR_NI && reason)
+        fprintf(stderr, "xl profile %s: source pmu: %s%s\n", verb,
+                reason_text(reason), p->event ? "" : " (use -s timer)");
+    else if (rc == ERROR_NI)
+        fprintf(stderr, "xl profile %s: this hypervisor has no sampling "
+                "profiler (CONFIG_XEN_PROFILER)\n", verb);
     else if (rc == ERROR_INVAL)
         fprintf(stderr, "xl profile %s: Xen refused these parameters "
                 "(rate, period, pCPU list or ring size out of range)\n",
@@ -328,7 +362,7 @@ static int do_start(const char *verb, libxl_profile_params *p,
 {
     libxl_profile_status st;
     struct state s;
-    int rc, i, n = 0;
+    int rc, i, n = 0, reason = 0;
 
     if (p->frequency && p->period) {
         fprintf(stderr, "xl profile %s: -F and -c exclude each other\n",
@@ -338,9 +372,9 @@ static int do_start(const char *verb, libxl_profile_params *p,
     if (!p->frequency && !p->period)
         p->frequency = DEFAULT_HZ;
 
-    rc = libxl_profile_start(ctx, p, cpumap);
+    rc = libxl_profile_start(ctx, p, cpumap, &reason);
     if (rc) {
-        start_error(verb, rc, p);
+        start_error(verb, rc, p, reason);
         return -1;
     }
 
@@ -355,7 +389,9 @@ static int do_start(const char *verb, libxl_profile_params *p,
     for (i = 0; i < st.nr_cpus; i++)
         n += !!(st.cpus[i].flags & LIBXL_PROFILE_CPU_SAMPLED);
     printf("profiling %d pCPUs with the %s source (%s), ", n,
-           source_name(st.source), reason_text(st.reason));
+           source_name(st.source), why_text(st.reason));
+    if (st.source == LIBXL_PROFILE_SOURCE_PMU)
+        printf("%s, ", event_names[p->event]);
     if (st.frequency)
         printf("%u Hz", st.frequency);
     else
@@ -375,7 +411,7 @@ static int profile_start(int argc, char **argv)
     int opt, ret = EXIT_FAILURE;
 
     libxl_bitmap_init(&cpumap);
-    SWITCH_FOREACH_OPT(opt, "F:c:s:C:g:b:", opts, "profile start", 0) {
+    SWITCH_FOREACH_OPT(opt, "F:c:s:C:g:b:e:", opts, "profile start", 0) {
     default:
         if (start_option(opt, optarg, &p, &cpumap)) goto out;
         break;
@@ -399,7 +435,7 @@ static void print_status_json(const libxl_profile_status *st)
 
     printf("{\n  \"state\": \"%s\",\n", state_name(st->state));
     printf("  \"source\": \"%s\",\n  \"reason\": \"%s\",\n",
-           source_name(st->source), reason_text(st->reason));
+           source_name(st->source), why_text(st->reason));
     printf("  \"frequency\": %u,\n  \"period\": %"PRIu64",\n",
            st->frequency, st->period);
     printf("  \"max_depth\": %u,\n  \"ring_kib\": %u,\n", st->max_depth,
@@ -438,7 +474,7 @@ static void print_status(const libxl_profile_status *st)
     if (st->state == LIBXL_PROFILE_STATE_IDLE)
         return;
     printf("source  : %s (%s)\n", source_name(st->source),
-           reason_text(st->reason));
+           why_text(st->reason));
     if (st->frequency)
         printf("rate    : %u Hz per pCPU\n", st->frequency);
     printf("period  : %"PRIu64" %s\n", st->period,
@@ -528,7 +564,7 @@ static int fill_meta(struct xenprof_data *d, const libxl_profile_status *st,
     libxl_physinfo_dispose(&phys);
     m->source = st->source;
     snprintf(m->source_reason, sizeof(m->source_reason), "%s",
-             reason_text(st->reason));
+             why_text(st->reason));
     m->frequency = st->frequency;
     m->max_depth = st->max_depth;
     m->period = st->period;
@@ -822,7 +858,7 @@ static int profile_record(int argc, char **argv)
     int opt, fd = -1, status = 0, ret = EXIT_FAILURE;
 
     libxl_bitmap_init(&cpumap);
-    SWITCH_FOREACH_OPT(opt, "F:c:s:C:g:b:o:d:", opts, "profile record", 1) {
+    SWITCH_FOREACH_OPT(opt, "F:c:s:C:g:b:e:o:d:", opts, "profile record", 1) {
     case 'o':
         folded = optarg;
         break;

@@ -8,7 +8,7 @@
  */
 #include "xc_private.h"
 
-int xc_profile_start(xc_interface *xch, const xen_profile_start_t *start,
+int xc_profile_start(xc_interface *xch, xen_profile_start_t *start,
                      const uint8_t *cpumap, unsigned int nr_bits)
 {
     DECLARE_SYSCTL;
@@ -29,6 +29,8 @@ int xc_profile_start(xc_interface *xch, const xen_profile_start_t *start,
     set_xen_guest_handle(sysctl.u.profile_op.u.start.cpumap.bitmap, cpumap);
 
     ret = do_sysctl(xch, &sysctl);
+    /* Why the source was chosen, or why start failed. */
+    start->reason = sysctl.u.profile_op.u.start.reason;
 
     xc_hypercall_bounce_post(xch, cpumap);
     return ret;

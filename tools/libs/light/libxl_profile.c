@@ -38,7 +38,7 @@ static int profile_error(libxl__gc *gc, const char *what)
 }
 
 int libxl_profile_start(libxl_ctx *ctx, const libxl_profile_params *params,
-                        const libxl_bitmap *cpumap)
+                        const libxl_bitmap *cpumap, int *reason)
 {
     GC_INIT(ctx);
     xen_profile_start_t start;
@@ -57,6 +57,8 @@ int libxl_profile_start(libxl_ctx *ctx, const libxl_profile_params *params,
                          cpumap ? cpumap->size * 8 : 0);
     if (r < 0)
         rc = profile_error(gc, "start");
+    if (reason)
+        *reason = start.reason;
 
     e = errno;
     GC_FREE;

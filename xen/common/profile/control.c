@@ -81,7 +81,8 @@ static int get_cpumask(const struct xenctl_bitmap *map, cpumask_t *mask)
 static int get_config(const struct xen_profile_start *s,
                       struct profile_config *cfg)
 {
-    if ( s->flags || s->source > XEN_PROFILE_SOURCE_PMU )
+    if ( s->flags || s->pad || s->source > XEN_PROFILE_SOURCE_PMU ||
+         s->event > XEN_PROFILE_EVENT_BRANCH_MISSES )
         return -EINVAL;
     if ( s->max_depth < 1 || s->max_depth > XEN_PROFILE_MAX_DEPTH )
         return -EINVAL;
@@ -104,23 +105,22 @@ static int get_config(const struct xen_profile_start *s,
 
 /*
  * Choose the source: the one asked for, or for auto the PMU when it can
- * run cfg, else the timer, recording why in cfg->reason.
+ * run cfg, else the timer (unless a PMU event was asked for), recording
+ * why in cfg->reason.
  */
 static const struct profile_source *pick_source(struct profile_config *cfg,
                                                 int *rc)
 {
     const struct profile_source *pmu = arch_profile_pmu_source();
     const struct profile_source *src = &profile_timer_source;
+    unsigned int why = XEN_PROFILE_REASON_NO_PMU_SRC;
+    bool busy;
 
     cfg->reason = XEN_PROFILE_REASON_REQUESTED;
-    if ( cfg->source == XEN_PROFILE_SOURCE_PMU && !pmu )
-    {
-        *rc = -EOPNOTSUPP;
-        return NULL;
-    }
     if ( cfg->source != XEN_PROFILE_SOURCE_TIMER && pmu )
     {
-        *rc = pmu->check(cfg);
+        why = XEN_PROFILE_REASON_NO_PMU;
+        *rc = pmu->check(cfg, &why);
         if ( !*rc )
         {
             if ( cfg->source == XEN_PROFILE_SOURCE_AUTO )
@@ -128,13 +128,22 @@ static const struct profile_source *pick_source(struct profile_config *cfg,
             cfg->source = XEN_PROFILE_SOURCE_PMU;
             return pmu;
         }
-        if ( cfg->source == XEN_PROFILE_SOURCE_PMU )
+        if ( *rc == -EINVAL )
             return NULL;
-        cfg->reason = *rc == -EBUSY ? XEN_PROFILE_REASON_PMU_BUSY
-                                    : XEN_PROFILE_REASON_NO_PMU;
     }
-    else if ( cfg->source == XEN_PROFILE_SOURCE_AUTO )
-        cfg->reason = XEN_PROFILE_REASON_NO_PMU_SRC;
+    if ( cfg->source == XEN_PROFILE_SOURCE_PMU ||
+         (cfg->source == XEN_PROFILE_SOURCE_AUTO && cfg->event) )
+    {
+        /* The PMU was asked for, or an event only a PMU can count. */
+        cfg->reason = why;
+        busy = why == XEN_PROFILE_REASON_VPMU ||
+               why == XEN_PROFILE_REASON_XENOPROF ||
+               why == XEN_PROFILE_REASON_NMI_BUSY;
+        *rc = pmu && busy ? -EBUSY : -EOPNOTSUPP;
+        return NULL;
+    }
+    if ( cfg->source == XEN_PROFILE_SOURCE_AUTO )
+        cfg->reason = why;
 
     cfg->source = XEN_PROFILE_SOURCE_TIMER;
     if ( cfg->frequency )
@@ -146,7 +155,7 @@ static const struct profile_source *pick_source(struct profile_config *cfg,
         }
         cfg->period = SECONDS(1) / cfg->frequency;
     }
-    *rc = src->check(cfg);
+    *rc = src->check(cfg, &why);
 
     return *rc ? NULL : src;
 }
@@ -247,6 +256,7 @@ static int profile_start(struct xen_profile_start *op)
     if ( state != XEN_PROFILE_STATE_IDLE )
         return -EBUSY;
     src = pick_source(&cfg, &rc);
+    op->reason = cfg.reason;
     if ( !src )
         return rc;
 

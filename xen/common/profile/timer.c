@@ -68,7 +68,8 @@ static void cf_check timer_fn(void *data)
     set_timer(&pc->timer, pc->next);
 }
 
-static int cf_check timer_check(const struct profile_config *cfg)
+static int cf_check timer_check(const struct profile_config *cfg,
+                               unsigned int *reason)
 {
     if ( cfg->event )
         return -EINVAL;

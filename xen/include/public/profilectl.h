@@ -47,12 +47,25 @@
 #define XEN_PROFILE_SOURCE_TIMER      1 /* per-pCPU timer interrupt */
 #define XEN_PROFILE_SOURCE_PMU        2 /* PMU counter overflow NMI */
 
-/* Why the source in use was chosen (status.reason). */
+/* PMU events (xen_profile_start.event; the timer source takes 0). */
+#define XEN_PROFILE_EVENT_DEFAULT       0 /* cycles */
+#define XEN_PROFILE_EVENT_CYCLES        1
+#define XEN_PROFILE_EVENT_INSTRUCTIONS  2
+#define XEN_PROFILE_EVENT_REF_CYCLES    3 /* Intel only */
+#define XEN_PROFILE_EVENT_LLC_MISSES    4 /* Intel only */
+#define XEN_PROFILE_EVENT_BRANCH_MISSES 5
+
+/* Why the source in use was chosen (status.reason, start.reason). */
 #define XEN_PROFILE_REASON_REQUESTED  0 /* asked for by name */
 #define XEN_PROFILE_REASON_NO_PMU     1 /* auto: no usable PMU found */
 #define XEN_PROFILE_REASON_PMU_BUSY   2 /* auto: PMU owned by another user */
 #define XEN_PROFILE_REASON_NO_PMU_SRC 3 /* auto: no PMU source in this build */
 #define XEN_PROFILE_REASON_PMU_OK     4 /* auto: a usable PMU */
+#define XEN_PROFILE_REASON_VPMU       5 /* PMU busy: vPMU is enabled */
+#define XEN_PROFILE_REASON_XENOPROF   6 /* PMU busy: xenoprof owns it */
+#define XEN_PROFILE_REASON_NMI_BUSY   7 /* PMU busy: the NMI callback is taken */
+#define XEN_PROFILE_REASON_NO_EVENT   8 /* this CPU lacks the event */
+#define XEN_PROFILE_REASON_NO_NMI     9 /* the probe saw no overflow NMI */
 
 /* Session states (status.state). */
 #define XEN_PROFILE_STATE_IDLE        0
@@ -81,8 +94,11 @@ struct xen_profile_start {
     uint32_t max_depth;         /* IN: 1..XEN_PROFILE_MAX_DEPTH */
     uint64_aligned_t period;    /* IN: ns (timer) / events (pmu), or 0 */
     uint32_t ring_kib;          /* IN: ring per pCPU, 0 = default */
-    uint32_t event;             /* IN: PMU event, must be 0 for timer */
+    uint32_t event;             /* IN: XEN_PROFILE_EVENT_*, 0 for timer */
     struct xenctl_bitmap cpumap;/* IN: pCPUs; nr_bits == 0: all online */
+    uint32_t reason;            /* OUT: why the source was chosen, or why
+                                   start failed (XEN_PROFILE_REASON_*) */
+    uint32_t pad;               /* IN: must be 0 */
 };
 typedef struct xen_profile_start xen_profile_start_t;
 

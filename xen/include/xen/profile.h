@@ -39,8 +39,11 @@ struct profile_config {
  */
 struct profile_source {
     unsigned int id;                /* XEN_PROFILE_SOURCE_* */
-    /* Can this host run cfg?  0, or -EOPNOTSUPP / -EBUSY / -EINVAL. */
-    int (*check)(const struct profile_config *cfg);
+    /*
+     * Can this host run cfg?  0, or -EOPNOTSUPP / -EBUSY (with *reason, a
+     * XEN_PROFILE_REASON_*, saying why) / -EINVAL.
+     */
+    int (*check)(const struct profile_config *cfg, unsigned int *reason);
     /* Start sampling cpu into its ring.  0 or -errno. */
     int (*start)(const struct profile_config *cfg, unsigned int cpu);
     /*

@@ -104,12 +104,6 @@ unsigned int arch_profile_record(struct xen_profile_record *rec,
     return rec->size;
 }
 
-/* No PMU source yet: auto picks the timer, -s pmu is refused. */
-const struct profile_source *arch_profile_pmu_source(void)
-{
-    return NULL;
-}
-
 /*
  * Local variables:
  * mode: C

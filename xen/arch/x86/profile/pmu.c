@@ -1,0 +1,382 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * pmu.c: the profiler's PMU driver: Intel architectural perfmon (version 2
+ * or later) and AMD core counters (family 0x10 or later, and the extended
+ * PERF_CTL/PERF_CTR bank where present).
+ *
+ * One counter per pCPU counts the chosen event in all rings; it is armed
+ * with -period and raises a PMI, delivered as an NMI through LVTPC, when
+ * it overflows.  GP counter 0 is left to the NMI watchdog.  Everything
+ * this file does to the hardware goes through pmu_hw_*() (pmu.h), so that
+ * tools/tests/profile-pmu runs it against a simulated PMU.  It takes no
+ * lock, never prints and never allocates: pmu_cpu_nmi() runs in NMI
+ * context.
+ */
+#include <xen/errno.h>
+#include <xen/kernel.h>
+#include <xen/lib.h>
+#include <xen/types.h>
+#include <public/profilectl.h>
+
+#include "pmu.h"
+
+/* CPUID vendor strings, as ebx/edx/ecx of leaf 0. */
+#define INTEL_EBX 0x756e6547 /* "Genu" */
+#define INTEL_EDX 0x49656e69 /* "ineI" */
+#define INTEL_ECX 0x6c65746e /* "ntel" */
+#define AMD_EBX   0x68747541 /* "Auth" */
+#define AMD_EDX   0x69746e65 /* "enti" */
+#define AMD_ECX   0x444d4163 /* "cAMD" */
+#define HYGON_EBX 0x6f677948 /* "Hygo" */
+
+#define FIXED_CTRL_ALL_RINGS_PMI 0xbULL /* OS, USR, PMI */
+
+struct event_map {
+    uint8_t intel_fixed;            /* fixed counter + 1, 0: none */
+    uint8_t intel_bit;              /* CPUID.0xA.EBX bit, 0xff: none */
+    uint16_t intel_event;           /* event | umask << 8, 0: none */
+    uint16_t amd_event;             /* event code, 0: none */
+};
+
+/* Indexed by XEN_PROFILE_EVENT_*; 0 (the default) is cycles. */
+static const struct event_map events[] = {
+    [0] = { 2, 0, 0x003c, 0x76 },
+    [XEN_PROFILE_EVENT_CYCLES] = { 2, 0, 0x003c, 0x76 },
+    [XEN_PROFILE_EVENT_INSTRUCTIONS] = { 1, 1, 0x00c0, 0xc0 },
+    [XEN_PROFILE_EVENT_REF_CYCLES] = { 3, 2, 0x013c, 0 },
+    [XEN_PROFILE_EVENT_LLC_MISSES] = { 0, 4, 0x412e, 0 },
+    [XEN_PROFILE_EVENT_BRANCH_MISSES] = { 0, 6, 0x00c5, 0xc3 },
+};
+
+static uint64_t width_mask(unsigned int width)
+{
+    return width >= 64 ? ~0ULL : (1ULL << width) - 1;
+}
+
+static int detect_intel(struct pmu_caps *c)
+{
+    uint32_t r[4];
+
+    pmu_hw_cpuid(0, 0, r);
+    if ( r[0] < 0xa )
+    {
+        c->why = "no CPUID leaf 0xa (architectural perfmon)";
+        return -EOPNOTSUPP;
+    }
+    pmu_hw_cpuid(0xa, 0, r);
+    c->version = r[0] & 0xff;
+    c->nr_gp = (r[0] >> 8) & 0xff;
+    c->gp_width = (r[0] >> 16) & 0xff;
+    /* Only the bits within the EBX length are meaningful. */
+    c->unavailable = r[1] | ~(uint32_t)width_mask((r[0] >> 24) & 0xff);
+    c->nr_fixed = r[3] & 0x1f;
+    c->fixed_width = (r[3] >> 5) & 0xff;
+    if ( c->version < 2 )
+    {
+        c->why = "architectural perfmon version below 2";
+        return -EOPNOTSUPP;
+    }
+    if ( c->nr_gp < 2 || c->gp_width < 32 )
+    {
+        c->why = "fewer than 2 usable general-purpose counters";
+        return -EOPNOTSUPP;
+    }
+
+    pmu_hw_cpuid(1, 0, r);
+    if ( r[2] & (1u << 15) )        /* PDCM: PERF_CAPABILITIES exists */
+    {
+        uint64_t cap;
+
+        if ( !pmu_hw_rdmsr(PMU_MSR_PERF_CAPABILITIES, &cap) )
+            c->full_width = cap & (1ULL << 13);
+    }
+    c->vendor = PMU_VENDOR_INTEL;
+    return 0;
+}
+
+static int detect_amd(struct pmu_caps *c)
+{
+    uint32_t r[4];
+
+    pmu_hw_cpuid(1, 0, r);
+    c->family = (r[0] >> 8) & 0xf;
+    if ( c->family == 0xf )
+        c->family += (r[0] >> 20) & 0xff;
+    if ( c->family < 0x10 )
+    {
+        c->why = "AMD family below 0x10";
+        return -EOPNOTSUPP;
+    }
+    pmu_hw_cpuid(0x80000000, 0, r);
+    if ( r[0] >= 0x80000001 )
+    {
+        pmu_hw_cpuid(0x80000001, 0, r);
+        c->amd_ext = r[2] & (1u << 23);     /* PerfCtrExtCore */
+    }
+    c->nr_gp = c->amd_ext ? 6 : 4;
+    c->gp_width = 48;
+    c->vendor = PMU_VENDOR_AMD;
+    return 0;
+}
+
+int pmu_detect(struct pmu_caps *c)
+{
+    uint32_t r[4];
+
+    memset(c, 0, sizeof(*c));
+    pmu_hw_cpuid(0, 0, r);
+    if ( r[1] == INTEL_EBX && r[3] == INTEL_EDX && r[2] == INTEL_ECX )
+        return detect_intel(c);
+    if ( (r[1] == AMD_EBX && r[3] == AMD_EDX && r[2] == AMD_ECX) ||
+         r[1] == HYGON_EBX )
+        return detect_amd(c);
+
+    c->why = "neither an Intel nor an AMD CPU";
+    return -EOPNOTSUPP;
+}
+
+static void intel_gp(const struct pmu_caps *c, unsigned int idx,
+                     unsigned int code, struct pmu_counter *ctr)
+{
+    ctr->fixed = false;
+    ctr->idx = idx;
+    ctr->ctl_msr = PMU_MSR_P6_EVNTSEL(idx);
+    ctr->ctr_msr = PMU_MSR_P6_PERFCTR(idx);
+    ctr->wr_msr = c->full_width ? PMU_MSR_A_PERFCTR(idx) : ctr->ctr_msr;
+    ctr->ctl = code | PMU_EVNTSEL_USR | PMU_EVNTSEL_OS | PMU_EVNTSEL_INT |
+               PMU_EVNTSEL_EN;
+    ctr->width = c->gp_width;
+}
+
+int pmu_pick_counter(const struct pmu_caps *c, unsigned int event,
+                     bool watchdog, struct pmu_counter *ctr)
+{
+    const struct event_map *e;
+    unsigned int first = watchdog ? 1 : 0;
+
+    if ( event >= ARRAY_SIZE(events) )
+        return -EOPNOTSUPP;
+    e = &events[event];
+    memset(ctr, 0, sizeof(*ctr));
+
+    if ( c->vendor == PMU_VENDOR_INTEL )
+    {
+        if ( e->intel_fixed && e->intel_fixed <= c->nr_fixed &&
+             c->fixed_width >= 32 )
+        {
+            ctr->fixed = true;
+            ctr->idx = e->intel_fixed - 1;
+            ctr->ctr_msr = ctr->wr_msr = PMU_MSR_FIXED_CTR(ctr->idx);
+            ctr->width = c->fixed_width;
+        }
+        else if ( e->intel_event && !(c->unavailable & (1u << e->intel_bit)) &&
+                  first < c->nr_gp )
+            intel_gp(c, first, e->intel_event, ctr);
+        else
+            return -EOPNOTSUPP;
+        /* Legacy writes sign-extend bit 31. */
+        ctr->max_period = c->full_width ? width_mask(ctr->width - 1)
+                                        : 0x7fffffffULL;
+        return 0;
+    }
+
+    if ( c->vendor == PMU_VENDOR_AMD && e->amd_event && first < c->nr_gp )
+    {
+        ctr->idx = first;
+        ctr->ctl_msr = c->amd_ext ? PMU_MSR_F15H_EVNTSEL(first)
+                                  : PMU_MSR_K7_EVNTSEL(first);
+        ctr->ctr_msr = ctr->wr_msr = c->amd_ext ? PMU_MSR_F15H_PERFCTR(first)
+                                                : PMU_MSR_K7_PERFCTR(first);
+        ctr->ctl = (e->amd_event & 0xff) |
+                   ((uint64_t)(e->amd_event & 0xf00) << 24) |
+                   PMU_EVNTSEL_USR | PMU_EVNTSEL_OS | PMU_EVNTSEL_INT |
+                   PMU_EVNTSEL_EN;
+        ctr->width = c->gp_width;
+        ctr->max_period = width_mask(ctr->width - 1);
+        return 0;
+    }
+
+    return -EOPNOTSUPP;
+}
+
+/* The overflow bit of our counter in GLOBAL_STATUS / GLOBAL_CTRL. */
+static uint64_t global_bit(const struct pmu_counter *ctr)
+{
+    return 1ULL << (ctr->fixed ? 32 + ctr->idx : ctr->idx);
+}
+
+static void arm(const struct pmu_cpu *pc)
+{
+    pmu_hw_wrmsr(pc->ctr.wr_msr, -pc->period & width_mask(pc->ctr.width));
+}
+
+void pmu_cpu_start(struct pmu_cpu *pc, const struct pmu_caps *c,
+                   const struct pmu_counter *ctr, uint64_t period,
+                   unsigned int frequency, uint64_t tsc_khz)
+{
+    const struct pmu_counter *k = &pc->ctr;
+    uint64_t v;
+
+    memset(pc, 0, sizeof(*pc));
+    pc->ctr = *ctr;
+    pc->period = period < 1 ? 1 : min(period, ctr->max_period);
+    pc->frequency = frequency;
+    pc->tsc_khz = tsc_khz;
+
+    pc->saved_lvtpc = pmu_hw_lvtpc_read();
+    pmu_hw_rdmsr(k->ctr_msr, &pc->saved_ctr);
+    if ( !k->fixed )
+        pmu_hw_rdmsr(k->ctl_msr, &pc->saved_ctl);
+
+    if ( c->vendor == PMU_VENDOR_INTEL )
+    {
+        pmu_hw_rdmsr(PMU_MSR_GLOBAL_CTRL, &pc->saved_global_ctrl);
+        pmu_hw_rdmsr(PMU_MSR_FIXED_CTR_CTRL, &pc->saved_fixed_ctrl);
+        pmu_hw_wrmsr(PMU_MSR_GLOBAL_CTRL,
+                     pc->saved_global_ctrl & ~global_bit(k));
+        arm(pc);
+        if ( k->fixed )
+        {
+            v = pc->saved_fixed_ctrl & ~(0xfULL << (4 * k->idx));
+            pmu_hw_wrmsr(PMU_MSR_FIXED_CTR_CTRL,
+                         v | (FIXED_CTRL_ALL_RINGS_PMI << (4 * k->idx)));
+        }
+        else
+            pmu_hw_wrmsr(k->ctl_msr, k->ctl);
+        pmu_hw_wrmsr(PMU_MSR_GLOBAL_OVF_CTRL, global_bit(k));
+        pmu_hw_wrmsr(PMU_MSR_GLOBAL_CTRL,
+                     pc->saved_global_ctrl | global_bit(k));
+    }
+    else
+    {
+        pmu_hw_wrmsr(k->ctl_msr, k->ctl & ~PMU_EVNTSEL_EN);
+        arm(pc);
+        pmu_hw_wrmsr(k->ctl_msr, k->ctl);
+    }
+
+    pmu_hw_lvtpc_write(PMU_APIC_DM_NMI);
+    pc->last_tsc = pmu_hw_tsc();
+    pc->active = true;
+}
+
+void pmu_cpu_stop(struct pmu_cpu *pc, const struct pmu_caps *c)
+{
+    const struct pmu_counter *k = &pc->ctr;
+
+    if ( !pc->active )
+        return;
+    pc->active = false;
+
+    if ( c->vendor == PMU_VENDOR_INTEL )
+    {
+        pmu_hw_wrmsr(PMU_MSR_GLOBAL_CTRL,
+                     pc->saved_global_ctrl & ~global_bit(k));
+        if ( k->fixed )
+            pmu_hw_wrmsr(PMU_MSR_FIXED_CTR_CTRL, pc->saved_fixed_ctrl);
+        else
+            pmu_hw_wrmsr(k->ctl_msr, pc->saved_ctl);
+        pmu_hw_wrmsr(k->wr_msr, pc->saved_ctr);
+        pmu_hw_wrmsr(PMU_MSR_GLOBAL_OVF_CTRL, global_bit(k));
+        pmu_hw_wrmsr(PMU_MSR_GLOBAL_CTRL, pc->saved_global_ctrl);
+    }
+    else
+    {
+        pmu_hw_wrmsr(k->ctl_msr, pc->saved_ctl & ~PMU_EVNTSEL_EN);
+        pmu_hw_wrmsr(k->wr_msr, pc->saved_ctr);
+        pmu_hw_wrmsr(k->ctl_msr, pc->saved_ctl);
+    }
+    pmu_hw_lvtpc_write(pc->saved_lvtpc);
+}
+
+/* AMD has no global status: an armed counter's top bit clears on overflow. */
+static bool amd_overflowed(unsigned int msr, unsigned int width)
+{
+    uint64_t v;
+
+    return !pmu_hw_rdmsr(msr, &v) && !(v & (1ULL << (width - 1)));
+}
+
+bool pmu_cpu_nmi(struct pmu_cpu *pc, const struct pmu_caps *c, bool *others)
+{
+    const struct pmu_counter *k = &pc->ctr;
+    uint64_t status, now;
+
+    *others = false;
+    if ( !pc->active )
+        return false;
+
+    if ( c->vendor == PMU_VENDOR_INTEL )
+    {
+        if ( pmu_hw_rdmsr(PMU_MSR_GLOBAL_STATUS, &status) ||
+             !(status & global_bit(k)) )
+            return false;
+        /* Counter overflow bits of others: GP and fixed, not ours. */
+        *others = status & ~global_bit(k) &
+                  (width_mask(c->nr_gp) | (width_mask(c->nr_fixed) << 32));
+    }
+    else
+    {
+        if ( !amd_overflowed(k->ctr_msr, k->width) )
+            return false;
+        /* The watchdog's counter 0, when it runs beside us. */
+        *others = k->idx && amd_overflowed(c->amd_ext ?
+                                           PMU_MSR_F15H_PERFCTR(0) :
+                                           PMU_MSR_K7_PERFCTR(0), k->width);
+    }
+
+    pc->nmis++;
+    if ( pc->frequency )
+    {
+        now = pmu_hw_tsc();
+        pc->period = pmu_next_period(pc->period, now - pc->last_tsc,
+                                     pc->tsc_khz, pc->frequency,
+                                     k->max_period);
+        pc->last_tsc = now;
+    }
+    arm(pc);
+    if ( c->vendor == PMU_VENDOR_INTEL )
+        pmu_hw_wrmsr(PMU_MSR_GLOBAL_OVF_CTRL, global_bit(k));
+    /* Delivery masks LVTPC on some CPUs: unmask it for the next one. */
+    pmu_hw_lvtpc_write(PMU_APIC_DM_NMI);
+
+    return true;
+}
+
+uint64_t pmu_next_period(uint64_t period, uint64_t elapsed,
+                         uint64_t tsc_khz, unsigned int frequency,
+                         uint64_t max)
+{
+    uint64_t target, desired, events = period;
+    int64_t delta;
+
+    if ( !elapsed || !tsc_khz || !frequency )
+        return period;
+
+    /* TSC ticks that one sample should take at frequency Hz. */
+    target = tsc_khz * 1000 / frequency;
+    /* Keep the products below 2^64: scale events/elapsed down alike. */
+    while ( elapsed > 0xffffffffULL || target > 0xffffffffULL )
+    {
+        if ( elapsed > 0xffffffffULL )
+        {
+            elapsed >>= 1;
+            events >>= 1;
+        }
+        else
+        {
+            target >>= 1;
+            elapsed >>= 1;
+            if ( !elapsed )
+                elapsed = 1;
+        }
+    }
+    /* desired = events * target / elapsed, without overflow. */
+    desired = (events / elapsed) * target +
+              (events % elapsed) * target / elapsed;
+
+    /* Low-pass: move 1/8 of the way, as perf_adjust_period() does. */
+    delta = (int64_t)(desired - period) / 8;
+    period += delta;
+
+    return period < 1 ? 1 : min(period, max);
+}

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * pmu.h: the profiler's PMU driver (pmu.c) and the narrow hardware
+ * interface it is written against.
+ *
+ * pmu.c holds all the PMU logic (detection, event to counter mapping,
+ * programming, overflow handling, frequency mode) and touches the hardware
+ * only through the pmu_hw_*() functions below.  In Xen they are MSR, CPUID
+ * and local APIC accesses (pmu-xen.c); in tools/tests/profile-pmu they are
+ * a simulated PMU, so the very same pmu.c is tested without hardware.
+ */
+#ifndef __X86_PROFILE_PMU_H__
+#define __X86_PROFILE_PMU_H__
+
+#include <xen/types.h>
+
+/* ---- Hardware interface (pmu-xen.c, or the simulator) ---- */
+
+/* MSR access that cannot fault: 0, or -EIO where the MSR does not exist. */
+int pmu_hw_rdmsr(unsigned int msr, uint64_t *val);
+int pmu_hw_wrmsr(unsigned int msr, uint64_t val);
+/* The local APIC's LVT performance counter register. */
+uint32_t pmu_hw_lvtpc_read(void);
+void pmu_hw_lvtpc_write(uint32_t val);
+/* CPUID leaf/subleaf into r[0..3] = eax, ebx, ecx, edx. */
+void pmu_hw_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t r[4]);
+/* The time stamp counter. */
+uint64_t pmu_hw_tsc(void);
+
+/* ---- MSRs and bits ---- */
+
+#define PMU_MSR_P6_PERFCTR(n)       (0x0c1 + (n))
+#define PMU_MSR_P6_EVNTSEL(n)       (0x186 + (n))
+#define PMU_MSR_A_PERFCTR(n)        (0x4c1 + (n))   /* full-width writes */
+#define PMU_MSR_FIXED_CTR(n)        (0x309 + (n))
+#define PMU_MSR_PERF_CAPABILITIES   0x345
+#define PMU_MSR_FIXED_CTR_CTRL      0x38d
+#define PMU_MSR_GLOBAL_STATUS       0x38e
+#define PMU_MSR_GLOBAL_CTRL         0x38f
+#define PMU_MSR_GLOBAL_OVF_CTRL     0x390
+#define PMU_MSR_K7_EVNTSEL(n)       (0xc0010000 + (n))
+#define PMU_MSR_K7_PERFCTR(n)       (0xc0010004 + (n))
+#define PMU_MSR_F15H_EVNTSEL(n)     (0xc0010200 + 2 * (n))
+#define PMU_MSR_F15H_PERFCTR(n)     (0xc0010201 + 2 * (n))
+
+#define PMU_EVNTSEL_USR             (1ULL << 16)
+#define PMU_EVNTSEL_OS              (1ULL << 17)
+#define PMU_EVNTSEL_INT             (1ULL << 20)
+#define PMU_EVNTSEL_EN              (1ULL << 22)
+
+#define PMU_APIC_DM_NMI             0x400
+#define PMU_APIC_LVT_MASKED         (1u << 16)
+
+/* ---- The driver ---- */
+
+enum pmu_vendor {
+    PMU_VENDOR_NONE,
+    PMU_VENDOR_INTEL,
+    PMU_VENDOR_AMD,
+};
+
+/* What the CPU offers, from CPUID (and PERF_CAPABILITIES). */
+struct pmu_caps {
+    enum pmu_vendor vendor;
+    unsigned int version;           /* Intel architectural perfmon */
+    unsigned int nr_gp;             /* general-purpose counters */
+    unsigned int gp_width;          /* bits */
+    unsigned int nr_fixed;          /* Intel fixed counters */
+    unsigned int fixed_width;
+    uint32_t unavailable;           /* Intel CPUID.0xA.EBX: 1 = absent */
+    bool full_width;                /* Intel: 0x4c1.. writes all bits */
+    unsigned int family;            /* AMD family */
+    bool amd_ext;                   /* AMD: 6 counters at 0xc0010200 */
+    const char *why;                /* when unusable: why, for people */
+};
+
+/* Where an event is counted. */
+struct pmu_counter {
+    bool fixed;                     /* Intel fixed counter */
+    unsigned int idx;               /* counter index */
+    unsigned int ctl_msr;           /* EVNTSEL (GP counters) */
+    unsigned int ctr_msr;           /* the counter, for reads */
+    unsigned int wr_msr;            /* the counter, for writes */
+    uint64_t ctl;                   /* EVNTSEL value, enable bit included */
+    unsigned int width;             /* counter bits */
+    uint64_t max_period;            /* largest period it can be armed with */
+};
+
+/* Per-pCPU state of the driver. */
+struct pmu_cpu {
+    struct pmu_counter ctr;
+    bool active;                    /* our counter is armed */
+    uint64_t period;                /* events between overflows, now */
+    unsigned int frequency;         /* Hz asked for; 0: fixed period */
+    uint64_t tsc_khz;
+    uint64_t last_tsc;              /* TSC at the last (re-)arm */
+    uint64_t nmis;                  /* overflows of our counter */
+    /* What start() found, put back by stop(). */
+    uint64_t saved_ctl, saved_ctr, saved_fixed_ctrl, saved_global_ctrl;
+    uint32_t saved_lvtpc;
+};
+
+/*
+ * Read the CPU's PMU.  Returns 0 when it can sample: Intel architectural
+ * perfmon version 2 or later with at least 2 GP counters, or AMD family
+ * 0x10 or later; otherwise -EOPNOTSUPP with caps->why set.
+ */
+int pmu_detect(struct pmu_caps *caps);
+
+/*
+ * Map a XEN_PROFILE_EVENT_* (0 = cycles) to a counter.  GP counter 0 is
+ * never used while the NMI watchdog runs (it is the watchdog's).  Returns
+ * 0, or -EOPNOTSUPP when this CPU lacks the event (never a substitute).
+ */
+int pmu_pick_counter(const struct pmu_caps *caps, unsigned int event,
+                     bool watchdog, struct pmu_counter *ctr);
+
+/*
+ * Arm ctr on this pCPU to overflow every period events (frequency Hz when
+ * not 0: the period then adapts), with LVTPC delivering an NMI.  The
+ * registers touched are saved first and put back by pmu_cpu_stop().
+ */
+void pmu_cpu_start(struct pmu_cpu *pc, const struct pmu_caps *caps,
+                   const struct pmu_counter *ctr, uint64_t period,
+                   unsigned int frequency, uint64_t tsc_khz);
+void pmu_cpu_stop(struct pmu_cpu *pc, const struct pmu_caps *caps);
+
+/*
+ * In the NMI: did our counter overflow?  If so, re-arm it (adapting the
+ * period in frequency mode), acknowledge the overflow, unmask LVTPC, and
+ * return true.  *others is set when another counter (the watchdog's)
+ * overflowed too, so that the NMI is passed on to Xen's handler.  Takes
+ * no lock, never prints.
+ */
+bool pmu_cpu_nmi(struct pmu_cpu *pc, const struct pmu_caps *caps,
+                 bool *others);
+
+/*
+ * Frequency mode, as Linux perf: the next period from the events counted
+ * (period) over elapsed TSC ticks, through a low-pass filter (1/8 of the
+ * error per overflow), within [1, max].
+ */
+uint64_t pmu_next_period(uint64_t period, uint64_t elapsed_tsc,
+                         uint64_t tsc_khz, unsigned int frequency,
+                         uint64_t max);
+
+#endif /* __X86_PROFILE_PMU_H__ */

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * pmu-owner.c: who owns the performance counters: nobody, xenoprof, HVM
+ * guests' vPMU (reference counted), or the sampling profiler.
+ *
+ * Moved unchanged from xen/common/xenoprof.c (Copyright (C) 2005
+ * Hewlett-Packard Co., Aravind Menon & Jose Renato Santos) so that the
+ * arbitration exists without xenoprof.
+ */
+#include <xen/spinlock.h>
+#include <xen/xenoprof.h>
+
+static DEFINE_SPINLOCK(pmu_owner_lock);
+static int pmu_owner = PMU_OWNER_NONE;
+static int pmu_hvm_refcount;
+
+int acquire_pmu_ownership(int pmu_ownership)
+{
+    spin_lock(&pmu_owner_lock);
+    if ( pmu_owner == PMU_OWNER_NONE )
+    {
+        pmu_owner = pmu_ownership;
+        goto out;
+    }
+
+    if ( pmu_owner == pmu_ownership )
+        goto out;
+
+    spin_unlock(&pmu_owner_lock);
+    return 0;
+ out:
+    if ( pmu_owner == PMU_OWNER_HVM )
+        pmu_hvm_refcount++;
+    spin_unlock(&pmu_owner_lock);
+    return 1;
+}
+
+void release_pmu_ownership(int pmu_ownership)
+{
+    spin_lock(&pmu_owner_lock);
+    if ( pmu_ownership == PMU_OWNER_HVM )
+        pmu_hvm_refcount--;
+    if ( !pmu_hvm_refcount )
+        pmu_owner = PMU_OWNER_NONE;
+    spin_unlock(&pmu_owner_lock);
+}
+
+/*
+ * Local variables:
+ * mode: C
+ * c-file-style: "BSD"
+ * c-basic-offset: 4
+ * tab-width: 4
+ * indent-tabs-mode: nil
+ * End:
+ */
