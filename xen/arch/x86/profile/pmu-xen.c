@@ -148,6 +148,8 @@ static int cf_check pmu_check(const struct profile_config *cfg,
     }
     if ( pmu_detect(&caps) )
     {
+        printk_once(XENLOG_WARNING "profiler: no usable PMU: %s\n",
+                    caps.why);
         *reason = XEN_PROFILE_REASON_NO_PMU;
         return -EOPNOTSUPP;
     }
@@ -180,7 +182,12 @@ static int cf_check pmu_check(const struct profile_config *cfg,
     if ( rc == -EBUSY )
         *reason = XEN_PROFILE_REASON_NMI_BUSY;
     else if ( rc )
+    {
+        printk_once(XENLOG_WARNING "profiler: no PMU overflow NMI within "
+                    "%u ms: PMU source disabled\n",
+                    (unsigned int)(PMU_PROBE_TIME / MILLISECS(1)));
         *reason = XEN_PROFILE_REASON_NO_NMI;
+    }
 
     return rc;
 }
