@@ -33,12 +33,14 @@ for d in include libs xenstore console helpers xl; do
         exit 1
     fi
 done
-# xen-hptool (pCPU hotplug) for the profiler's hotplug test.
-if ! make -s -C tools/misc xen-hptool >>"$log" 2>&1; then
+# From tools/misc: xen-hptool (pCPU hotplug, for the profiler's hotplug
+# test) and xenprofile (the offline profile reader).
+if ! make -s -C tools/misc xen-hptool xenprofile >>"$log" 2>&1; then
     tail -n 40 "$log" >&2
-    echo "error: building xen-hptool failed (full log: $log)" >&2
+    echo "error: building tools/misc failed (full log: $log)" >&2
     exit 1
 fi
 install -m 755 tools/misc/xen-hptool "$dest/usr/sbin/xen-hptool"
+install -m 755 tools/misc/xenprofile "$dest/usr/bin/xenprofile"
 mkdir -p "$dest/etc/xen"
 [ -f "$dest/etc/xen/xl.conf" ] || : > "$dest/etc/xen/xl.conf"

@@ -6,6 +6,7 @@
  *   xl profile stop [-o FILE.folded] [--data FILE]
  *   xl profile status [--json]
  *   xl profile record [start options] [-o FILE.folded] [--data FILE] -- CMD
+ *   xl profile report [options]    (as xenprofile(1): xenprof_report_main())
  *   xl profile discard
  *
  * The samples are gathered through libxenlight and saved with
@@ -920,6 +921,18 @@ static int profile_discard(int argc, char **argv)
     return EXIT_SUCCESS;
 }
 
+/*
+ * report: the offline reader, shared with the xenprofile command: same
+ * options, same output (xenprof_report_main() in libxenprofile).
+ */
+static int profile_report(int argc, char **argv)
+{
+    char *name = "xl profile report";
+
+    argv[0] = name;
+    return xenprof_report_main(argc, argv, stdout, stderr);
+}
+
 static const struct {
     const char *verb;
     int (*fn)(int argc, char **argv);
@@ -929,6 +942,7 @@ static const struct {
     { "status", profile_status },
     { "discard", profile_discard },
     { "record", profile_record },
+    { "report", profile_report },
 };
 
 int main_profile(int argc, char **argv)
@@ -944,7 +958,7 @@ int main_profile(int argc, char **argv)
             return verbs[i].fn(argc - 1, argv + 1);
 
     fprintf(stderr, "xl profile: unknown verb '%s' (expected start, stop, "
-            "status, record or discard)\n", argv[1]);
+            "status, record, report or discard)\n", argv[1]);
     return EXIT_FAILURE;
 }
 
