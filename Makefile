@@ -20,6 +20,7 @@ JOB ?= test/jobs/xl-info.sh
 RUN_TESTS := $(BUILD)/run-tests
 
 UNIT_TESTS := $(sort $(wildcard test/unit/*.t))
+BROWSER_TESTS := $(sort $(wildcard test/browser/*.t))
 VHOST_TESTS := $(sort $(wildcard test/vhost/t/*.t))
 
 export BUILD XEN_DEB_VERSION XEN_SRC XEN_TARBALL
@@ -62,12 +63,13 @@ $(RUN_TESTS): test/run-tests.c
 check-unit: deps fetch $(RUN_TESTS)
 	@$(RUN_TESTS) $(UNIT_TESTS)
 
-# Everything: unit tests, the builds, and the virtual-host tests.
+# Everything: unit tests, the builds, the flame graph in a browser, and
+# the virtual-host tests.
 check: deps
 	@rm -f $(TIMING)
 	@$(MAKE) --no-print-directory build $(RUN_TESTS)
 	@$(STAGE) tests $(RUN_TESTS) --summary $(BUILD)/summary \
-		$(UNIT_TESTS) $(VHOST_TESTS); rc=$$?; \
+		$(UNIT_TESTS) $(BROWSER_TESTS) $(VHOST_TESTS); rc=$$?; \
 	scripts/timing-report.sh $(TIMING); cat $(BUILD)/summary; exit $$rc
 
 # The main job on the virtual host: profile Xen with `xl profile` while

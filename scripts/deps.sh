@@ -8,8 +8,13 @@ set -euo pipefail
 
 pkgs="build-essential python3-dev uuid-dev libncurses-dev libyajl-dev
       zlib1g-dev liblzma-dev acpica-tools flex bison binutils patch
-      qemu-system-x86 busybox-static cpio xz-utils checkpolicy"
+      qemu-system-x86 busybox-static cpio xz-utils checkpolicy chromium"
 missing=""
+# Node.js and npm may come from another repository than Debian's (whose
+# npm package would conflict): only ask for them when the commands are
+# missing.
+command -v node >/dev/null || missing="$missing nodejs"
+command -v npm >/dev/null || missing="$missing npm"
 for p in $pkgs; do
     [ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" = "install ok installed" ] ||
         missing="$missing $p"
