@@ -25,7 +25,7 @@ one_line_error() {
     diag "$(cat err.txt)"
 }
 
-plan 39
+plan 43
 xl profile discard >/dev/null 2>&1    # a leftover of an aborted run
 check "status says idle" sh -c 'xl profile status | grep -q "^state *: idle"'
 check "stop when idle fails, saying so" \
@@ -123,6 +123,20 @@ else
     skip "its guest samples carry its name" "no domU kernel (DOMU_KERNEL)"
 fi
 check "status is idle after stop" sh -c 'xl profile status | grep -q "^state *: idle"'
+# The saved profile reads back: xl profile report and the standalone
+# xenprofile command share their code, options and output.
+check "xl profile report reads it back: $total samples" \
+    sh -c "xl profile report -i xenprofile.data > report.txt && grep -q '^# Samples: *$total,' report.txt"
+if command -v xenprofile > /dev/null; then
+    check "xenprofile prints the same report" \
+        sh -c "xenprofile -i xenprofile.data | cmp -s - report.txt"
+else
+    skip "xenprofile prints the same report" "xenprofile not installed"
+fi
+check "report --svg writes a flame graph" \
+    sh -c "xl profile report -i xenprofile.data --svg flamegraph.svg && grep -q '<svg' flamegraph.svg"
+check "report --folded gives out.folded again" \
+    sh -c "xl profile report -i xenprofile.data --folded again.folded && cmp -s again.folded out.folded"
 
 # Xen function names: every frame of Xen stacks, markers and guests aside.
 awk '{ $NF = ""; n = split($0, f, ";"); for (i = 1; i <= n; i++) print f[i] }' out.folded |

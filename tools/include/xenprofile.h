@@ -331,7 +331,9 @@ int xenprof_write_pprof(const struct xenprof_stackset *s,
 
 /*
  * A perf-script-like text dump: one block per sample (time, pCPU, domain,
- * vCPU, mode) followed by its symbolized frames, leaf first.
+ * vCPU, mode) followed by its symbolized frames, leaf first.  f NULL
+ * keeps every sample.  Returns 0, -EINVAL (no d or out), -ENOMEM,
+ * -EBADMSG on corrupt records, -EIO on a write error.
  */
 int xenprof_write_script(const struct xenprof_data *d,
                          const struct xenprof_filter *f, FILE *out,

@@ -1,34 +1,30 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * folded.c: the folded-stack writer ("root;...;leaf COUNT" per line), the
- * input of flamegraph.pl and inferno.
+ * folded.c: symbolization of a data file into a stack set, and the
+ * folded-stack writer ("root;...;leaf COUNT" per line), the input of
+ * flamegraph.pl and inferno.
  *
- * Samples are counted by stack (stacks.c), then every distinct stack is
- * turned into its line.  Different stacks can give the same line (two
- * return addresses in one function), so the lines are sorted bytewise and
- * equal lines merged.  Frames i > 0 are return addresses and are looked up
- * at addr - 1.  A name never contains ';' or a control character: such
- * bytes are written as '_' so that the line format holds.
+ * Samples are counted by raw stack (stacks.c), then every distinct raw
+ * stack is turned into its frames and added to a stack set
+ * (stackset.c).  Different raw stacks can give the same frames (two
+ * return addresses in one function): the set merges them.  Frames i > 0
+ * are return addresses and are looked up at addr - 1.  A name never
+ * contains ';' or a control character: such bytes are written as '_' so
+ * that the line format holds.
  */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "private.h"
+#include "stackset.h"
 
 /* A growing string; oom is set (and the string left as is) on failure. */
 struct sbuf {
     char *p;
     size_t len, cap;
     bool oom;
-};
-
-struct line {
-    char *s;
-    uint64_t count;
 };
 
 /* Append str; with clean, ';' and control bytes become '_'. */
@@ -130,8 +126,9 @@ static void guest_line(struct sbuf *b, const struct xenprof_stack *st,
     }
 }
 
-/* Count the samples of d into st; 0, -EBADMSG or -ENOMEM. */
-static int count_samples(const struct xenprof_data *d, bool guest,
+/* Count the samples of d that pass f into st; 0, -EBADMSG or -ENOMEM. */
+static int count_samples(const struct xenprof_data *d,
+                         const struct xenprof_filter *f,
                          struct xenprof_stacks *st, char *err,
                          size_t errlen)
 {
@@ -142,7 +139,7 @@ static int count_samples(const struct xenprof_data *d, bool guest,
     while ( (rc = xenprof_decode_next(d->records, d->records_len, &off,
                                       &s, err, errlen)) > 0 )
     {
-        if ( s.mode != XENPROF_MODE_XEN && !guest )
+        if ( !xenprof_filter_match(d, f, &s) )
             continue;
         if ( xenprof_priv_stacks_add(st, &s) )
             return -ENOMEM;
@@ -150,85 +147,84 @@ static int count_samples(const struct xenprof_data *d, bool guest,
     return rc;
 }
 
-/* One line per distinct stack, in *lines (*n of them); 0 or -ENOMEM. */
-static int make_lines(const struct xenprof_data *d,
-                      const struct xenprof_stacks *st,
-                      const struct xenprof_symtab *t,
-                      struct line **lines, size_t *n)
+/* Add the frames of raw stack e to set; 0, -ENOMEM or -EOVERFLOW. */
+static int add_stack(struct xenprof_stackset *set,
+                     const struct xenprof_data *d,
+                     const struct xenprof_stack *e,
+                     const struct xenprof_symtab *t, struct sbuf *b,
+                     const char ***frames, size_t *cap)
 {
-    const struct xenprof_stack *e;
-    struct sbuf b;
-    size_t i;
+    size_t n;
 
-    *n = 0;
-    *lines = malloc((st->used ? st->used : 1) * sizeof(**lines));
-    if ( !*lines )
+    b->len = 0;
+    if ( b->p )
+        b->p[0] = '\0';
+    if ( XENPROF_KEY_MODE(e->key[0]) == XENPROF_MODE_XEN )
+        xen_line(b, e, t);
+    else
+        guest_line(b, e, d);
+    if ( b->oom || !b->p )
         return -ENOMEM;
-    for ( i = 0; i < st->size; i++ )
-    {
-        e = &st->tab[i];
-        if ( !e->key )
-            continue;
-        memset(&b, 0, sizeof(b));
-        if ( XENPROF_KEY_MODE(e->key[0]) == XENPROF_MODE_XEN )
-            xen_line(&b, e, t);
-        else
-            guest_line(&b, e, d);
-        if ( b.oom || !b.p )
-        {
-            free(b.p);
-            return -ENOMEM;
-        }
-        (*lines)[*n].s = b.p;
-        (*lines)[(*n)++].count = e->count;
-    }
-    return 0;
+    n = xenprof_priv_split(b->p, frames, cap);
+    if ( !n )
+        return -ENOMEM;
+    return xenprof_priv_ss_add(set, *frames, n, e->count);
 }
 
-static int cmp_line(const void *a, const void *b)
-{
-    return strcmp(((const struct line *)a)->s, ((const struct line *)b)->s);
-}
-
-/* Print the sorted lines, merging equal ones; 0 or -EIO. */
-static int print_lines(FILE *out, const struct line *l, size_t n)
-{
-    uint64_t count;
-    size_t i, j;
-
-    for ( i = 0; i < n; i = j )
-    {
-        count = 0;
-        for ( j = i; j < n && !strcmp(l[i].s, l[j].s); j++ )
-            count += l[j].count;
-        if ( fprintf(out, "%s %" PRIu64 "\n", l[i].s, count) < 0 )
-            return -EIO;
-    }
-    return fflush(out) || ferror(out) ? -EIO : 0;
-}
-
-/* Build, sort and print the lines of st. */
-static int write_stacks(const struct xenprof_data *d,
-                        const struct xenprof_stacks *st, FILE *out,
-                        char *err, size_t errlen)
+/* Symbolize every distinct stack of st into set. */
+static int fill_set(struct xenprof_stackset *set,
+                    const struct xenprof_data *d,
+                    const struct xenprof_stacks *st)
 {
     struct xenprof_symtab *t = xenprof_symtab_new(d->syms, d->nr_syms);
-    struct line *lines = NULL;
-    size_t n = 0, i;
-    int rc = t ? make_lines(d, st, t, &lines, &n) : -ENOMEM;
+    struct sbuf b = { 0 };
+    const char **frames = NULL;
+    size_t cap = 0, i;
+    int rc = t ? 0 : -ENOMEM;
 
-    if ( !rc )
-    {
-        qsort(lines, n, sizeof(*lines), cmp_line);
-        rc = print_lines(out, lines, n);
-        if ( rc )
-            xenprof_priv_err(err, errlen, rc, "folded output: write error");
-    }
-    for ( i = 0; i < n; i++ )
-        free(lines[i].s);
-    free(lines);
+    for ( i = 0; i < st->size && !rc; i++ )
+        if ( st->tab[i].key )
+            rc = add_stack(set, d, &st->tab[i], t, &b, &frames, &cap);
+    free(b.p);
+    free(frames);
     xenprof_symtab_free(t);
     return rc;
+}
+
+/* Also -EINVAL when d or out is NULL. */
+int xenprof_stackset_from_data(const struct xenprof_data *d,
+                               const struct xenprof_filter *f,
+                               struct xenprof_stackset **out,
+                               char *err, size_t errlen)
+{
+    struct xenprof_stacks st = { 0 };
+    struct xenprof_stackset *set;
+    int rc;
+
+    if ( out )
+        *out = NULL;
+    if ( !d || !out )
+        return xenprof_priv_err(err, errlen, -EINVAL,
+                                "stack set: no data or no output");
+    set = xenprof_priv_ss_new();
+    rc = set ? count_samples(d, f, &st, err, errlen) : -ENOMEM;
+    if ( !rc )
+        rc = fill_set(set, d, &st);
+    if ( !rc )
+        rc = xenprof_priv_ss_finish(set);
+    xenprof_priv_stacks_free(&st);
+    if ( rc )
+    {
+        xenprof_stackset_free(set);
+        if ( rc == -ENOMEM )
+            xenprof_priv_err(err, errlen, rc, "stack set: out of memory");
+        else if ( rc == -EOVERFLOW )
+            xenprof_priv_err(err, errlen, rc,
+                             "stack set: sample count overflow");
+        return rc;
+    }
+    *out = set;
+    return 0;
 }
 
 /* Also -EINVAL when d or out is NULL, and -ENOMEM. */
@@ -236,20 +232,24 @@ int xenprof_write_folded(const struct xenprof_data *d, FILE *out,
                          const struct xenprof_folded_opts *opts,
                          char *err, size_t errlen)
 {
-    struct xenprof_stacks st = { 0 };
+    struct xenprof_filter f = { 0 };
+    struct xenprof_stackset *set;
     int rc;
 
     if ( !d || !out )
         return xenprof_priv_err(err, errlen, -EINVAL,
                                 "xenprof_write_folded: no data or output");
-    rc = count_samples(d, opts ? opts->include_guest : true, &st,
-                       err, errlen);
-    if ( !rc )
-        rc = write_stacks(d, &st, out, err, errlen);
-    if ( rc == -ENOMEM )
-        xenprof_priv_err(err, errlen, rc, "folded output: out of memory");
-    xenprof_priv_stacks_free(&st);
-    return rc;
+    f.no_guest = opts && !opts->include_guest;
+    rc = xenprof_stackset_from_data(d, &f, &set, err, errlen);
+    if ( rc )
+        return rc == -ENOMEM ? xenprof_priv_err(err, errlen, rc,
+                                   "folded output: out of memory") : rc;
+    rc = xenprof_stackset_write_folded(set, out);
+    xenprof_stackset_free(set);
+    if ( rc )
+        return xenprof_priv_err(err, errlen, rc,
+                                "folded output: write error");
+    return 0;
 }
 
 /*

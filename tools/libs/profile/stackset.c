@@ -321,6 +321,7 @@ int xenprof_priv_ss_finish(struct xenprof_stackset *s)
     return 0;
 }
 
+/* NULL is allowed.  Never fails. */
 void xenprof_stackset_free(struct xenprof_stackset *s)
 {
     struct chunk *c, *next;
@@ -340,17 +341,19 @@ void xenprof_stackset_free(struct xenprof_stackset *s)
     free(s);
 }
 
+/* 0 for NULL.  Never fails. */
 size_t xenprof_stackset_size(const struct xenprof_stackset *s)
 {
     return s ? s->nr_stacks : 0;
 }
 
+/* 0 for NULL.  Never fails. */
 uint64_t xenprof_stackset_total(const struct xenprof_stackset *s)
 {
     return s ? s->total : 0;
 }
 
-/* Out of range (or an unfinished set): no frames, count 0. */
+/* Never fails: out of range (or s NULL), no frames and count 0. */
 void xenprof_stackset_get(const struct xenprof_stackset *s, size_t i,
                           const char *const **frames, size_t *nr_frames,
                           uint64_t *count)
@@ -381,7 +384,7 @@ static int write_line(FILE *out, const struct stk *e)
     return fprintf(out, " %" PRIu64 "\n", e->count) < 0 ? -EIO : 0;
 }
 
-/* Also -EINVAL when s or out is NULL. */
+/* 0, -EIO on a write error, -EINVAL when s or out is NULL. */
 int xenprof_stackset_write_folded(const struct xenprof_stackset *s,
                                   FILE *out)
 {

@@ -43,17 +43,6 @@ int xenprof_priv_ss_cmp(const char *const *fa, size_t na,
                         const char *const *fb, size_t nb) xenprof_hidden;
 
 /*
- * One line of folded text, parsed in place (folded-parse.c).  line is
- * NUL-terminated, its end of line included or not.  With ncounts 1 the
- * line is "stack COUNT", with 2 "stack COUNT_A COUNT_B" (counts[0] is
- * COUNT_A).  Returns 1 and sets *stack (inside line, cut at the stack's
- * end) for a valid line, 0 for a line to skip silently (blank, or a
- * comment starting with "# "), -EINVAL for a malformed line.
- */
-int xenprof_priv_parse_line(char *line, unsigned int ncounts, char **stack,
-                            uint64_t counts[2]) xenprof_hidden;
-
-/*
  * Split stack (modified: ';' become NUL) into *frames, an array grown by
  * xenprof_priv_reserve() whose length is *cap; returns the number of
  * frames, or 0 when out of memory.

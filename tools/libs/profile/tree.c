@@ -11,7 +11,9 @@
  * Children counts follow perf's `report --children`: a function counts
  * each sample once however often it appears in the stack (recursion), so
  * a stack's distinct functions are marked with the stack's number while
- * its frames are counted.
+ * its frames are counted.  For the same reason the callees of a function
+ * are taken from its outermost nodes only (no ancestor of the same
+ * function), which one pass links per function when the tree is built.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -41,6 +43,8 @@ struct xenprof_tree {
     size_t nr_funcs;
     uint32_t *fslot;                    /* name -> function id */
     size_t nr_fslots;
+    uint32_t *occ_head;                 /* function -> outermost node */
+    uint32_t *occ_next;                 /* node -> next outermost one */
 };
 
 static uint64_t mix(uint64_t h)
@@ -158,6 +162,8 @@ void xenprof_priv_tree_free(struct xenprof_tree *t)
     free(t->ftotal);
     free(t->fmark);
     free(t->fslot);
+    free(t->occ_head);
+    free(t->occ_next);
     free(t);
 }
 
@@ -283,6 +289,57 @@ static int sort_children(struct xenprof_tree *t)
     return 0;
 }
 
+/*
+ * Link the outermost nodes of every function (those with no ancestor of
+ * the same function), in one depth-first pass that counts the nodes of
+ * each function on the current path.  0 or -ENOMEM.
+ */
+static int index_outermost(struct xenprof_tree *t)
+{
+    uint32_t *on = calloc(t->nr_funcs + 1, sizeof(*on)), k, f;
+
+    t->occ_head = malloc((t->nr_funcs + 1) * sizeof(*t->occ_head));
+    t->occ_next = malloc(t->nr * sizeof(*t->occ_next));
+    if ( !on || !t->occ_head || !t->occ_next )
+    {
+        free(on);
+        return -ENOMEM;
+    }
+    memset(t->occ_head, 0xff, (t->nr_funcs + 1) * sizeof(*t->occ_head));
+    for ( k = t->n[0].child; k != NONE; )
+    {
+        f = t->n[k].func;
+        if ( !on[f]++ )
+        {
+            t->occ_next[k] = t->occ_head[f];
+            t->occ_head[f] = k;
+        }
+        if ( t->n[k].child != NONE )
+        {
+            k = t->n[k].child;
+            continue;
+        }
+        /* Leave k, and its ancestors until one has a next sibling. */
+        for ( ; ; )
+        {
+            on[t->n[k].func]--;
+            if ( t->n[k].next != NONE )
+            {
+                k = t->n[k].next;
+                break;
+            }
+            k = t->n[k].parent;
+            if ( !k )
+            {
+                k = NONE;
+                break;
+            }
+        }
+    }
+    free(on);
+    return 0;
+}
+
 int xenprof_priv_tree_build(const struct xenprof_stackset *s,
                             struct xenprof_tree **out)
 {
@@ -298,6 +355,7 @@ int xenprof_priv_tree_build(const struct xenprof_stackset *s,
         rc = i >= MAX_NODES ? -ENOMEM : add_stack(t, i, frames, nr, count);
     }
     rc = rc ?: sort_children(t);
+    rc = rc ?: index_outermost(t);
     if ( rc )
     {
         xenprof_priv_tree_free(t);
@@ -355,19 +413,6 @@ int xenprof_priv_tree_funcs(const struct xenprof_tree *t, bool by_self,
     return 0;
 }
 
-/* The node after k in pre-order, skipping k's subtree, within top. */
-static uint32_t next_skip(const struct xenprof_tree *t, uint32_t k,
-                          uint32_t top)
-{
-    while ( k != top )
-    {
-        if ( t->n[k].next != NONE )
-            return t->n[k].next;
-        k = t->n[k].parent;
-    }
-    return NONE;
-}
-
 /* Add the subtree of src's node k under out's node at; 0 or -ENOMEM. */
 static int merge(struct xenprof_tree *out, uint32_t at,
                  const struct xenprof_tree *src, uint32_t k)
@@ -408,23 +453,18 @@ int xenprof_priv_tree_callees(const struct xenprof_tree *t,
                               const char *name, struct xenprof_tree **out)
 {
     struct xenprof_tree *c = tree_new();
-    uint32_t f = NONE, k, at;
+    uint32_t k = NONE, at;
     size_t pos;
     int rc = c ? 0 : -ENOMEM;
 
-    if ( !rc && t->nr_fslots && t->fslot[pos = func_pos(t, name)] != NONE )
-        f = t->fslot[pos];
-    for ( k = t->n[0].child; !rc && f != NONE && k != NONE; )
+    if ( !rc && t->occ_head && t->nr_fslots &&
+         t->fslot[pos = func_pos(t, name)] != NONE )
+        k = t->occ_head[t->fslot[pos]];
+    for ( ; !rc && k != NONE; k = t->occ_next[k] )
     {
-        if ( t->n[k].func != f )
-        {
-            k = t->n[k].child != NONE ? t->n[k].child : next_skip(t, k, 0);
-            continue;
-        }
-        at = node_child(c, 0, f, t->n[k].name);
+        at = node_child(c, 0, t->n[k].func, t->n[k].name);
         rc = at == NONE ? -ENOMEM : merge(c, at, t, k);
         c->n[0].total += t->n[k].total;
-        k = next_skip(t, k, 0);
     }
     rc = rc ?: sort_children(c);
     if ( rc )

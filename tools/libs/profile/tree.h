@@ -123,12 +123,6 @@ int xenprof_priv_report(const struct xenprof_data *d,
                         const struct xenprof_report_opts *o, FILE *out,
                         char *err, size_t errlen) xenprof_hidden;
 
-/*
- * Write s as a JSON string (quotes included): '"', '\\' and control
- * characters escaped, invalid UTF-8 bytes replaced by U+FFFD.
- */
-void xenprof_priv_json_string(FILE *out, const char *s) xenprof_hidden;
-
 #endif /* XENPROFILE_TREE_H */
 
 /*

@@ -1,0 +1,408 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * pprof.c: the pprof writer, a gzipped perftools.profiles.Profile
+ * (github.com/google/pprof, proto/profile.proto), encoded by hand.
+ *
+ * Frames are names (the stack set has no addresses), so every distinct
+ * frame name is one Function and one Location with the same id, the
+ * Location having one Line naming that Function.  Each distinct stack of
+ * the set is one Sample: its location ids leaf first, as pprof wants, and
+ * its values.  The string table is "" then a few fixed strings (sample
+ * types, comment), then the function names in id order, so a function's
+ * name index is its id plus a constant.  Names are not valid UTF-8 by
+ * construction (domain names come from guests), so bytes that break
+ * UTF-8 are written as '?'.
+ *
+ * The Profile message is the whole file: its fields are written as they
+ * come into the gzip stream (samples first, interning names on the way,
+ * then locations, functions and strings), so memory grows with the
+ * distinct frame names and the depth of a stack, not with the output.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pbuf.h"
+
+/* Field numbers of profile.proto. */
+#define PROFILE_SAMPLE_TYPE     1
+#define PROFILE_SAMPLE          2
+#define PROFILE_LOCATION        4
+#define PROFILE_FUNCTION        5
+#define PROFILE_STRING_TABLE    6
+#define PROFILE_TIME_NANOS      9
+#define PROFILE_DURATION_NANOS  10
+#define PROFILE_PERIOD_TYPE     11
+#define PROFILE_PERIOD          12
+#define PROFILE_COMMENT         13
+#define VALUE_TYPE_TYPE         1
+#define VALUE_TYPE_UNIT         2
+#define SAMPLE_LOCATION_ID      1
+#define SAMPLE_VALUE            2
+#define LOCATION_ID             1
+#define LOCATION_LINE           4
+#define LINE_FUNCTION_ID        1
+#define FUNCTION_ID             1
+#define FUNCTION_NAME           2
+
+/* The fixed strings: their indices in the string table. */
+enum {
+    STR_EMPTY,                      /* string_table[0] must be "" */
+    STR_SAMPLES,
+    STR_COUNT,
+    STR_VALUE_TYPE,                 /* "cpu" or "events" */
+    STR_VALUE_UNIT,                 /* "nanoseconds" or "count" */
+    STR_COMMENT,
+    NR_FIXED                        /* the first function name */
+};
+
+#define COMMENT_MAX 512
+
+/* A distinct frame name: id - 1 indexes names[]. */
+struct name_ent {
+    const char *name;               /* owned by the stack set */
+    uint64_t hash;
+    size_t id;                      /* 0: free slot */
+};
+
+struct pprof {
+    const struct xenprof_stackset *s;
+    struct name_ent *tab;           /* open addressing, pow2 size */
+    size_t size;
+    const char **names;             /* by id - 1 */
+    size_t nr_names;
+    uint64_t *ids;                  /* location ids of one sample */
+    size_t nr_ids;
+    struct xenprof_pb msg;          /* the message being built */
+    struct xenprof_pb sub;          /* a message embedded in msg */
+    bool oom;
+    bool has_value;                 /* a second value (cpu or events) */
+    uint64_t period;                /* ns (timer) or events (PMU) */
+    const char *fixed[NR_FIXED];
+    struct xenprof_gz *z;
+};
+
+static uint64_t hash_name(const char *p)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+
+    while ( *p )
+    {
+        h ^= (unsigned char)*p++;
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
+/* Double the name table (or create it); false when out of memory. */
+static bool grow_names(struct pprof *pp)
+{
+    size_t size = pp->size ? pp->size * 2 : 256, i, j;
+    struct name_ent *tab;
+
+    if ( size > SIZE_MAX / sizeof(*tab) )
+        return false;
+    tab = calloc(size, sizeof(*tab));
+    if ( !tab )
+        return false;
+    for ( i = 0; i < pp->size; i++ )
+    {
+        if ( !pp->tab[i].id )
+            continue;
+        j = pp->tab[i].hash & (size - 1);
+        while ( tab[j].id )
+            j = (j + 1) & (size - 1);
+        tab[j] = pp->tab[i];
+    }
+    free(pp->tab);
+    pp->tab = tab;
+    pp->size = size;
+    return true;
+}
+
+/* The id of name (given one when new); 0 when out of memory. */
+static size_t name_id(struct pprof *pp, const char *name)
+{
+    uint64_t h = hash_name(name);
+    struct name_ent *e;
+    size_t i;
+
+    if ( (pp->nr_names + 1) * 2 > pp->size && !grow_names(pp) )
+        return 0;
+    i = h & (pp->size - 1);
+    while ( pp->tab[i].id &&
+            (pp->tab[i].hash != h || strcmp(pp->tab[i].name, name)) )
+        i = (i + 1) & (pp->size - 1);
+    e = &pp->tab[i];
+    if ( e->id )
+        return e->id;
+    if ( xenprof_priv_reserve((void **)&pp->names, pp->nr_names, 1,
+                              sizeof(*pp->names)) )
+        return 0;
+    pp->names[pp->nr_names++] = name;
+    e->name = name;
+    e->hash = h;
+    e->id = pp->nr_names;
+    return e->id;
+}
+
+/* count * period, as a non-negative int64. */
+static uint64_t scaled(uint64_t count, uint64_t period)
+{
+    if ( period && count > INT64_MAX / period )
+        return INT64_MAX;
+    return count * period;
+}
+
+/* Encode stack i of the set as a Sample and write it. */
+static void put_sample(struct pprof *pp, size_t i)
+{
+    const char *const *frames;
+    uint64_t count, values[2];
+    size_t n, j;
+
+    xenprof_stackset_get(pp->s, i, &frames, &n, &count);
+    if ( n > pp->nr_ids )
+    {
+        if ( xenprof_priv_reserve((void **)&pp->ids, pp->nr_ids,
+                                  n - pp->nr_ids, sizeof(*pp->ids)) )
+        {
+            pp->oom = true;
+            return;
+        }
+        pp->nr_ids = n;
+    }
+    for ( j = 0; j < n; j++ )
+    {
+        pp->ids[j] = name_id(pp, frames[n - 1 - j]);
+        if ( !pp->ids[j] )
+        {
+            pp->oom = true;
+            return;
+        }
+    }
+    values[0] = scaled(count, 1);
+    values[1] = scaled(count, pp->period);
+    xenprof_priv_pb_reset(&pp->msg);
+    xenprof_priv_pb_packed(&pp->msg, SAMPLE_LOCATION_ID, pp->ids, n);
+    xenprof_priv_pb_packed(&pp->msg, SAMPLE_VALUE, values,
+                           pp->has_value ? 2 : 1);
+    pp->oom = pp->msg.oom;
+    if ( !pp->oom )
+        xenprof_priv_gz_field(pp->z, PROFILE_SAMPLE, &pp->msg);
+}
+
+/* Write a ValueType message (type and unit: string indices). */
+static void put_value_type(struct pprof *pp, unsigned int field,
+                           uint64_t type, uint64_t unit)
+{
+    xenprof_priv_pb_reset(&pp->msg);
+    xenprof_priv_pb_uint(&pp->msg, VALUE_TYPE_TYPE, type);
+    xenprof_priv_pb_uint(&pp->msg, VALUE_TYPE_UNIT, unit);
+    pp->oom = pp->oom || pp->msg.oom;
+    if ( !pp->oom )
+        xenprof_priv_gz_field(pp->z, field, &pp->msg);
+}
+
+/* Write Location id and Function id, the function named names[id - 1]. */
+static void put_function(struct pprof *pp, size_t id)
+{
+    xenprof_priv_pb_reset(&pp->sub);
+    xenprof_priv_pb_uint(&pp->sub, LINE_FUNCTION_ID, id);
+    xenprof_priv_pb_reset(&pp->msg);
+    xenprof_priv_pb_uint(&pp->msg, LOCATION_ID, id);
+    xenprof_priv_pb_bytes(&pp->msg, LOCATION_LINE, pp->sub.p, pp->sub.len);
+    pp->oom = pp->oom || pp->sub.oom || pp->msg.oom;
+    if ( pp->oom )
+        return;
+    xenprof_priv_gz_field(pp->z, PROFILE_LOCATION, &pp->msg);
+    xenprof_priv_pb_reset(&pp->msg);
+    xenprof_priv_pb_uint(&pp->msg, FUNCTION_ID, id);
+    xenprof_priv_pb_uint(&pp->msg, FUNCTION_NAME, NR_FIXED + id - 1);
+    pp->oom = pp->msg.oom;
+    if ( !pp->oom )
+        xenprof_priv_gz_field(pp->z, PROFILE_FUNCTION, &pp->msg);
+}
+
+/* Length of the valid UTF-8 sequence at p[0..n), or 0 if it is not. */
+static size_t utf8_seq(const unsigned char *p, size_t n)
+{
+    size_t len, i;
+    unsigned char lo = 0x80, hi = 0xbf;
+
+    if ( p[0] < 0x80 )
+        return 1;
+    if ( p[0] < 0xc2 || p[0] > 0xf4 )
+        return 0;
+    len = p[0] < 0xe0 ? 2 : p[0] < 0xf0 ? 3 : 4;
+    /* Overlong forms, surrogates and code points past U+10FFFF. */
+    if ( p[0] == 0xe0 )
+        lo = 0xa0;
+    else if ( p[0] == 0xed )
+        hi = 0x9f;
+    else if ( p[0] == 0xf0 )
+        lo = 0x90;
+    else if ( p[0] == 0xf4 )
+        hi = 0x8f;
+    if ( n < len || p[1] < lo || p[1] > hi )
+        return 0;
+    for ( i = 2; i < len; i++ )
+        if ( p[i] < 0x80 || p[i] > 0xbf )
+            return 0;
+    return len;
+}
+
+/* Write a string_table entry: str, with '?' for bytes that break UTF-8. */
+static void put_string(struct pprof *pp, const char *str)
+{
+    const unsigned char *p = (const unsigned char *)str;
+    size_t n = strlen(str), len;
+
+    xenprof_priv_pb_reset(&pp->msg);
+    while ( n )
+    {
+        len = utf8_seq(p, n);
+        if ( len )
+            xenprof_priv_pb_raw(&pp->msg, p, len);
+        else
+            xenprof_priv_pb_raw(&pp->msg, "?", 1);
+        len = len ? len : 1;
+        p += len;
+        n -= len;
+    }
+    pp->oom = pp->oom || pp->msg.oom;
+    if ( !pp->oom )
+        xenprof_priv_gz_field(pp->z, PROFILE_STRING_TABLE, &pp->msg);
+}
+
+/*
+ * The second value and the comment, from the profile's metadata: events
+ * for the PMU source, CPU time otherwise (the period in ns, or 1 s / the
+ * frequency).  No second value when the period is unknown.
+ */
+static void set_meta(struct pprof *pp, const struct xenprof_data *d,
+                     char *comment)
+{
+    const struct xenprof_meta *m = &d->meta;
+    bool pmu = m->source == XENPROF_SOURCE_PMU;
+
+    pp->period = m->period;
+    if ( !pp->period && !pmu && m->frequency )
+        pp->period = 1000000000u / m->frequency;
+    pp->has_value = pp->period != 0;
+    pp->fixed[STR_VALUE_TYPE] = pmu ? "events" : "cpu";
+    pp->fixed[STR_VALUE_UNIT] = pmu ? "count" : "nanoseconds";
+    snprintf(comment, COMMENT_MAX,
+             "Xen %s on %s, %s source%s%s%s, period %" PRIu64 " %s",
+             m->xen_version[0] ? m->xen_version : "?",
+             m->hostname[0] ? m->hostname : "?",
+             pmu ? "PMU" : m->source == XENPROF_SOURCE_TIMER ? "timer" : "?",
+             m->source_reason[0] ? " (" : "", m->source_reason,
+             m->source_reason[0] ? ")" : "", pp->period,
+             pmu ? "events" : "ns");
+    pp->fixed[STR_COMMENT] = comment;
+}
+
+/* The Profile fields after the samples: tables, times, period. */
+static void put_tail(struct pprof *pp, const struct xenprof_data *d)
+{
+    const struct xenprof_meta *m = d ? &d->meta : NULL;
+    uint64_t comment = STR_COMMENT;
+    size_t i;
+
+    for ( i = 1; i <= pp->nr_names && !pp->oom; i++ )
+        put_function(pp, i);
+    for ( i = 0; i < NR_FIXED && !pp->oom; i++ )
+        put_string(pp, pp->fixed[i]);
+    for ( i = 0; i < pp->nr_names && !pp->oom; i++ )
+        put_string(pp, pp->names[i]);
+    if ( !m || pp->oom )
+        return;
+    xenprof_priv_pb_reset(&pp->msg);
+    xenprof_priv_pb_uint(&pp->msg, PROFILE_TIME_NANOS,
+                         scaled(m->start_time_ns, 1));
+    if ( m->stop_time_ns > m->start_time_ns )
+        xenprof_priv_pb_uint(&pp->msg, PROFILE_DURATION_NANOS,
+                             scaled(m->stop_time_ns - m->start_time_ns, 1));
+    xenprof_priv_pb_uint(&pp->msg, PROFILE_PERIOD, scaled(pp->period, 1));
+    xenprof_priv_pb_packed(&pp->msg, PROFILE_COMMENT, &comment, 1);
+    pp->oom = pp->msg.oom;
+    if ( !pp->oom )
+        xenprof_priv_gz_write(pp->z, pp->msg.p, pp->msg.len);
+    if ( pp->has_value )
+        put_value_type(pp, PROFILE_PERIOD_TYPE, STR_VALUE_TYPE,
+                       STR_VALUE_UNIT);
+}
+
+/* Write the whole profile into pp->z. */
+static void put_profile(struct pprof *pp, const struct xenprof_data *d)
+{
+    size_t i, n = xenprof_stackset_size(pp->s);
+
+    put_value_type(pp, PROFILE_SAMPLE_TYPE, STR_SAMPLES, STR_COUNT);
+    if ( pp->has_value )
+        put_value_type(pp, PROFILE_SAMPLE_TYPE, STR_VALUE_TYPE,
+                       STR_VALUE_UNIT);
+    for ( i = 0; i < n && !pp->oom; i++ )
+        put_sample(pp, i);
+    put_tail(pp, d);
+}
+
+static void pprof_free(struct pprof *pp)
+{
+    free(pp->tab);
+    free(pp->names);
+    free(pp->ids);
+    xenprof_priv_pb_free(&pp->msg);
+    xenprof_priv_pb_free(&pp->sub);
+    free(pp->z);
+}
+
+/* Also -EINVAL when s or out is NULL. */
+int xenprof_write_pprof(const struct xenprof_stackset *s,
+                        const struct xenprof_data *d, FILE *out,
+                        char *err, size_t errlen)
+{
+    struct pprof pp = { .s = s };
+    char comment[COMMENT_MAX];
+    int rc;
+
+    if ( !s || !out )
+        return xenprof_priv_err(err, errlen, -EINVAL,
+                                "xenprof_write_pprof: no stacks or output");
+    pp.fixed[STR_EMPTY] = "";
+    pp.fixed[STR_SAMPLES] = "samples";
+    pp.fixed[STR_COUNT] = "count";
+    pp.fixed[STR_VALUE_TYPE] = pp.fixed[STR_VALUE_UNIT] = "";
+    pp.fixed[STR_COMMENT] = "";
+    if ( d )
+        set_meta(&pp, d, comment);
+    pp.z = malloc(sizeof(*pp.z));
+    if ( !pp.z )
+    {
+        pprof_free(&pp);
+        return xenprof_priv_err(err, errlen, -ENOMEM,
+                                "pprof output: out of memory");
+    }
+    xenprof_priv_gz_start(pp.z, out);
+    put_profile(&pp, d);
+    /* Out of memory: no gzip trailer, so that no reader takes it whole. */
+    if ( pp.oom )
+        rc = xenprof_priv_err(err, errlen, -ENOMEM,
+                              "pprof output: out of memory");
+    else if ( (rc = xenprof_priv_gz_finish(pp.z)) )
+        xenprof_priv_err(err, errlen, rc, "pprof output: write error");
+    pprof_free(&pp);
+    return rc;
+}
+
+/*
+ * Local variables:
+ * mode: C
+ * c-file-style: "BSD"
+ * c-basic-offset: 4
+ * tab-width: 4
+ * indent-tabs-mode: nil
+ * End:
+ */

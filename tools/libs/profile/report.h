@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * report.h: what the text report (report.c) and the JSON report
+ * (report-json.c) share.  Not installed.
+ */
+#ifndef XENPROFILE_REPORT_H
+#define XENPROFILE_REPORT_H
+
+#include "tree.h"
+
+struct dom_row {
+    uint32_t domid;
+    uint64_t xen, kernel, user;         /* guest kernel, guest user */
+};
+
+struct cpu_row {
+    uint64_t xen, idle, guest;
+};
+
+struct splits {
+    uint64_t all;                       /* samples in the file */
+    uint64_t idle;                      /* Xen samples of idle vCPUs */
+    struct dom_row *dom;                /* by domid */
+    size_t nr_dom;
+    struct cpu_row *cpu;                /* indexed by pCPU */
+    size_t nr_cpu;
+};
+
+struct rep {
+    const struct xenprof_data *d;       /* NULL: folded input */
+    const struct xenprof_report_opts *o;
+    FILE *out;
+    struct xenprof_tree *t;
+    struct xenprof_func *fn;            /* sorted */
+    size_t nr_fn, shown;                /* functions, rows shown */
+    uint64_t total;                     /* samples shown */
+    struct splits sp;
+    bool first;                         /* JSON: no comma before */
+};
+
+/* 100 * n / total, 0 when total is 0. */
+static inline double rep_pct(uint64_t n, uint64_t total)
+{
+    return total ? 100.0 * (double)n / (double)total : 0.0;
+}
+
+/* The name of domain domid in d's table, or "". */
+const char *xenprof_priv_rep_dom_name(const struct xenprof_data *d,
+                                      uint32_t domid) xenprof_hidden;
+
+/* "timer", "pmu" or "unknown". */
+const char *xenprof_priv_rep_source(uint32_t source) xenprof_hidden;
+
+/* The profile's duration in seconds, or -1 when unknown. */
+double xenprof_priv_rep_duration(const struct xenprof_meta *m)
+    xenprof_hidden;
+
+/* The samples lost on all pCPUs, and the pCPUs sampled in *sampled. */
+uint64_t xenprof_priv_rep_lost(const struct xenprof_data *d,
+                               size_t *sampled) xenprof_hidden;
+
+/*
+ * Walk the callees of f (call graph threshold applied) with fn.  Returns
+ * 0, -ENOMEM or what fn returned.
+ */
+int xenprof_priv_rep_callees(const struct rep *r,
+                             const struct xenprof_func *f,
+                             xenprof_tree_visit_t fn, void *arg)
+    xenprof_hidden;
+
+/* Print the JSON report; 0 or -ENOMEM (write errors: see ferror()). */
+int xenprof_priv_rep_json(struct rep *r) xenprof_hidden;
+
+#endif /* XENPROFILE_REPORT_H */
+
+/*
+ * Local variables:
+ * mode: C
+ * c-file-style: "BSD"
+ * c-basic-offset: 4
+ * tab-width: 4
+ * indent-tabs-mode: nil
+ * End:
+ */
