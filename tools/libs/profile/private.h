@@ -88,6 +88,9 @@ int xenprof_priv_err(char *err, size_t errlen, int rc, const char *fmt, ...)
 int xenprof_priv_reserve(void **p, size_t n, size_t add, size_t size)
     xenprof_hidden;
 
+/* That implicit capacity, for n elements.  Never fails. */
+size_t xenprof_priv_capacity(size_t n) xenprof_hidden;
+
 /*
  * xenprof_decode_next(), with `base` added to the offsets named in error
  * messages (the position of buf in a file).  Same return values.

@@ -25,6 +25,7 @@ struct rd {
     size_t errlen;
     struct xenprof_data *d;
     unsigned int seen;                  /* bit per known section type */
+    size_t rec_off, rec_len;            /* the RECORDS payload in buf */
 };
 
 static const char *const sec_names[] = {
@@ -265,6 +266,11 @@ static int parse_domains(struct rd *r, const uint8_t *p, uint64_t len,
     return 0;
 }
 
+/*
+ * Check the records; they are not copied: once the whole file is parsed
+ * the buffer becomes d->records (see adopt_records()), so that a profile
+ * takes the file's size in memory once, not twice.
+ */
 static int parse_records(struct rd *r, const uint8_t *p, uint64_t len,
                          size_t off)
 {
@@ -272,7 +278,34 @@ static int parse_records(struct rd *r, const uint8_t *p, uint64_t len,
 
     if ( rc )
         return xenprof_priv_prefix(r->err, r->errlen, rc, r->path);
-    return xenprof_data_add_records(r->d, p, len);
+    r->rec_off = p - r->buf;
+    r->rec_len = len;
+    return 0;
+}
+
+/*
+ * Make buf, the whole file, d's record stream: move the records to its
+ * start and give it the implicit capacity arrays of the library have
+ * (private.h), so that xenprof_data_add_records() can still append.
+ * Returns 0 (buf is then owned by d) or -ENOMEM (buf still the caller's).
+ */
+static int adopt_records(struct rd *r, uint8_t *buf)
+{
+    size_t cap = xenprof_priv_capacity(r->rec_len);
+    uint8_t *p;
+
+    if ( !r->rec_len )
+    {
+        free(buf);
+        return 0;
+    }
+    memmove(buf, buf + r->rec_off, r->rec_len);
+    p = realloc(buf, cap);
+    if ( !p )
+        return -ENOMEM;
+    r->d->records = p;
+    r->d->records_len = r->rec_len;
+    return 0;
 }
 
 /* The END section at off (its header): last, and the checksum matches. */
@@ -377,6 +410,12 @@ int xenprof_data_read(const char *path, struct xenprof_data **d,
     rc = r.d ? parse_header(&r) : -ENOMEM;
     if ( !rc )
         rc = parse_sections(&r);
+    if ( !rc )
+    {
+        rc = adopt_records(&r, buf);
+        if ( !rc )
+            buf = NULL;
+    }
     if ( rc == -ENOMEM )
         xenprof_priv_err(err, errlen, rc, "%s: %s", path, strerror(ENOMEM));
     free(buf);
