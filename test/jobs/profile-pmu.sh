@@ -67,16 +67,17 @@ check "at least 20 distinct Xen functions ($nf)" test "$nf" -ge 20
 # Period mode and the other events: each starts, or is refused clearly.
 check "-c 1000000 -e instructions (period mode)" \
     sh -c 'xl profile start -s pmu -e instructions -c 1000000 >/dev/null && sleep 1 &&
-           xl profile stop --data period.data > period.txt && grep -q " samples" period.txt'
+           xl profile stop --data period.data > period.txt && grep -q -E "^[1-9][0-9]* samples" period.txt'
 for e in branch-misses llc-misses; do
     if xl profile start -s pmu -e $e -F "$hz" > ev.txt 2> ev-err.txt; then
         sleep 1
-        check "-e $e samples" sh -c "xl profile stop --data $e.data | grep -q ' samples'"
+        check "-e $e samples" \
+            sh -c "xl profile stop --data $e.data | grep -q -E '^[1-9][0-9]* samples'"
     else
         check "-e $e is refused clearly: $(cat ev-err.txt)" grep -q "cannot count that event" ev-err.txt
     fi
 done
 xl dmesg > xl-dmesg.txt
 check "Xen reported no unknown NMI or lockup while sampling" \
-    sh -c '! grep -i -e "unknown reason" -e "NMI watchdog detected" -e "Uhhuh. NMI" xl-dmesg.txt'
+    sh -c '! grep -i -e "unknown reason" -e "is stuck" -e "Uhhuh. NMI" xl-dmesg.txt'
 finish

@@ -259,18 +259,67 @@ void pmu_cpu_start(struct pmu_cpu *pc, const struct pmu_caps *c,
     pc->active = true;
 }
 
+/*
+ * Has the counter at msr overflowed?  An armed counter's top bit clears
+ * when it wraps (AMD has no global status; Xen's watchdog asks the same).
+ */
+static bool top_bit_clear(unsigned int msr, unsigned int width)
+{
+    uint64_t v;
+
+    return !pmu_hw_rdmsr(msr, &v) && !(v & (1ULL << (width - 1)));
+}
+
+/*
+ * Wait for the NMI of an overflow before a stop for at most this many
+ * status reads (each an MSR read: about a millisecond in all).
+ */
+#define PMU_LATE_NMI_READS 10000
+
+/* Did our counter overflow without its NMI having been taken yet? */
+static bool overflow_pending(const struct pmu_cpu *pc,
+                             const struct pmu_caps *c)
+{
+    uint64_t status;
+
+    if ( c->vendor == PMU_VENDOR_INTEL )
+        return !pmu_hw_rdmsr(PMU_MSR_GLOBAL_STATUS, &status) &&
+               (status & global_bit(&pc->ctr));
+    return top_bit_clear(pc->ctr.ctr_msr, pc->ctr.width);
+}
+
+/*
+ * The counter is disabled; an overflow it had just before may still be on
+ * its way as an NMI.  Wait for it (bounded) while the counter is still
+ * ours, so that it is claimed rather than reaching Xen as an unknown NMI:
+ * the NMI re-arms the counter, which ends the wait.
+ */
+static void wait_late_nmi(const struct pmu_cpu *pc, const struct pmu_caps *c)
+{
+    unsigned int n = PMU_LATE_NMI_READS;
+
+    while ( n-- && overflow_pending(pc, c) )
+        barrier();
+}
+
 void pmu_cpu_stop(struct pmu_cpu *pc, const struct pmu_caps *c)
 {
     const struct pmu_counter *k = &pc->ctr;
 
     if ( !pc->active )
         return;
-    pc->active = false;
 
+    /*
+     * Disable the counter first: until then its overflow NMI is ours, or
+     * it would reach Xen as an unknown NMI.
+     */
     if ( c->vendor == PMU_VENDOR_INTEL )
     {
         pmu_hw_wrmsr(PMU_MSR_GLOBAL_CTRL,
                      pc->saved_global_ctrl & ~global_bit(k));
+        wait_late_nmi(pc, c);
+        barrier();
+        pc->active = false;
         if ( k->fixed )
             pmu_hw_wrmsr(PMU_MSR_FIXED_CTR_CTRL, pc->saved_fixed_ctrl);
         else
@@ -282,18 +331,31 @@ void pmu_cpu_stop(struct pmu_cpu *pc, const struct pmu_caps *c)
     else
     {
         pmu_hw_wrmsr(k->ctl_msr, pc->saved_ctl & ~PMU_EVNTSEL_EN);
+        wait_late_nmi(pc, c);
+        barrier();
+        pc->active = false;
         pmu_hw_wrmsr(k->wr_msr, pc->saved_ctr);
         pmu_hw_wrmsr(k->ctl_msr, pc->saved_ctl);
     }
     pmu_hw_lvtpc_write(pc->saved_lvtpc);
 }
 
-/* AMD has no global status: an armed counter's top bit clears on overflow. */
-static bool amd_overflowed(unsigned int msr, unsigned int width)
+/*
+ * Intel: did the NMI watchdog's counter (GP 0, armed with an interrupt,
+ * when not ours) overflow?  Asked as nmi_watchdog_tick() asks, by its top
+ * bit: its GLOBAL_STATUS bit stays set from its first overflow on, as
+ * Xen's watchdog never clears it.
+ */
+static bool intel_watchdog_overflowed(const struct pmu_caps *c,
+                                      const struct pmu_counter *k)
 {
-    uint64_t v;
+    uint64_t sel;
 
-    return !pmu_hw_rdmsr(msr, &v) && !(v & (1ULL << (width - 1)));
+    if ( !k->fixed && !k->idx )
+        return false;
+    return !pmu_hw_rdmsr(PMU_MSR_P6_EVNTSEL(0), &sel) &&
+           (sel & PMU_EVNTSEL_EN) && (sel & PMU_EVNTSEL_INT) &&
+           top_bit_clear(PMU_MSR_P6_PERFCTR(0), c->gp_width);
 }
 
 bool pmu_cpu_nmi(struct pmu_cpu *pc, const struct pmu_caps *c, bool *others)
@@ -310,16 +372,14 @@ bool pmu_cpu_nmi(struct pmu_cpu *pc, const struct pmu_caps *c, bool *others)
         if ( pmu_hw_rdmsr(PMU_MSR_GLOBAL_STATUS, &status) ||
              !(status & global_bit(k)) )
             return false;
-        /* Counter overflow bits of others: GP and fixed, not ours. */
-        *others = status & ~global_bit(k) &
-                  (width_mask(c->nr_gp) | (width_mask(c->nr_fixed) << 32));
+        *others = intel_watchdog_overflowed(c, k);
     }
     else
     {
-        if ( !amd_overflowed(k->ctr_msr, k->width) )
+        if ( !top_bit_clear(k->ctr_msr, k->width) )
             return false;
         /* The watchdog's counter 0, when it runs beside us. */
-        *others = k->idx && amd_overflowed(c->amd_ext ?
+        *others = k->idx && top_bit_clear(c->amd_ext ?
                                            PMU_MSR_F15H_PERFCTR(0) :
                                            PMU_MSR_K7_PERFCTR(0), k->width);
     }

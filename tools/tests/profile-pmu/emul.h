@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * emul.h: what pmu.c, pmu-xen.c and pmu-owner.c take from Xen, in
+ * userspace (as tools/tests/profile/emul.h).  The Makefile copies them
+ * (and pmu.h) without their #include lines, and the .c files include this
+ * header first.  The hardware under them is sim.c; the rest of Xen they
+ * call (NMI callback slot, IPIs, time, profile_sample()) is xen-stub.c.
+ */
+#ifndef TEST_PMU_EMUL_H
+#define TEST_PMU_EMUL_H
+
+#include <assert.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "sim.h"
+
+/* xen/compiler.h, xen/kernel.h, xen/lib.h */
+#define cf_check
+#define ARRAY_SIZE(a)       (sizeof(a) / sizeof((a)[0]))
+/* As Xen's: the pointer comparison warns about mixed types. */
+#define min(x, y) ({                            \
+    const typeof(x) _x = (x);                   \
+    const typeof(y) _y = (y);                   \
+    (void)(&_x == &_y);                         \
+    _x < _y ? _x : _y; })
+#define read_atomic(p)      __atomic_load_n(p, __ATOMIC_ACQUIRE)
+#define write_atomic(p, v)  __atomic_store_n(p, v, __ATOMIC_RELEASE)
+#define ACCESS_ONCE(x)      (*(volatile typeof(x) *)&(x))
+#define barrier()           __asm__ __volatile__ ( "" ::: "memory" )
+#define ASSERT(x)           assert(x)
+
+/* xen/lib.h: messages are kept (xen-stub.c), not printed into the TAP. */
+#define XENLOG_WARNING      "<4>"
+void xen_printk(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+#define printk_once(fmt, args...) ({                \
+    static bool once_;                              \
+                                                    \
+    if ( !once_ )                                   \
+    {                                               \
+        once_ = true;                               \
+        xen_printk(fmt, ## args);                   \
+    }                                               \
+})
+
+/* xen/percpu.h, xen/smp.h: one slot per simulated pCPU. */
+#define DEFINE_PER_CPU(type, name) __typeof__(type) per_cpu__##name[SIM_NR_CPUS]
+#define per_cpu(name, cpu)  (per_cpu__##name[cpu])
+#define smp_processor_id()  sim_cur()
+#define this_cpu(name)      per_cpu(name, smp_processor_id())
+
+/* xen/cpumask.h, xen/smp.h */
+typedef struct cpumask {
+    unsigned long bits[1];
+} cpumask_t;
+const cpumask_t *cpumask_of(unsigned int cpu);
+void on_selected_cpus(const cpumask_t *selected, void (*func)(void *info),
+                      void *info, int wait);
+
+/* xen/time.h: simulated time; asking for it lets simulated cycles pass. */
+typedef int64_t s_time_t;
+#define MILLISECS(ms)       ((s_time_t)((ms) * 1000000ULL))
+#define NOW()               xen_now()
+s_time_t xen_now(void);
+
+/* asm/processor.h, asm/time.h */
+extern unsigned long cpu_khz;
+void cpu_relax(void);
+
+/* asm/vpmu.h, public/pmu.h */
+#define XENPMU_MODE_OFF     0
+#define XENPMU_MODE_SELF    (1 << 0)
+extern unsigned int vpmu_mode;
+
+/* asm/nmi.h */
+#define NMI_NONE            0
+#define NMI_IO_APIC         1
+#define NMI_LOCAL_APIC      2
+struct cpu_user_regs;
+typedef int nmi_callback_t(const struct cpu_user_regs *regs, int cpu);
+nmi_callback_t *set_nmi_callback(nmi_callback_t *callback);
+extern int nmi_watchdog;
+
+/* xen/spinlock.h: one thread; taking a held lock is a deadlock. */
+typedef struct {
+    bool held;
+} spinlock_t;
+#define DEFINE_SPINLOCK(l) spinlock_t l = { false }
+static inline void spin_lock(spinlock_t *l)
+{
+    assert(!l->held);
+    l->held = true;
+}
+static inline void spin_unlock(spinlock_t *l)
+{
+    assert(l->held);
+    l->held = false;
+}
+
+/* xen/xenoprof.h (with patches/0011) */
+#define PMU_OWNER_NONE      0
+#define PMU_OWNER_XENOPROF  1
+#define PMU_OWNER_HVM       2
+#define PMU_OWNER_PROFILER  3
+int acquire_pmu_ownership(int pmu_ownership);
+void release_pmu_ownership(int pmu_ownership);
+
+/* public/profilectl.h, xen/profile.h: extracted by the Makefile. */
+#include "profile-defs.h"
+void profile_sample(const struct cpu_user_regs *regs);
+const struct profile_source *arch_profile_pmu_source(void);
+
+/* The driver under test, copied without its #include lines. */
+#include "pmu.h"
+
+#endif /* TEST_PMU_EMUL_H */

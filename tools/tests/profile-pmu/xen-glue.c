@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * xen-glue.c: pmu-xen.c (the copy the Makefile generates) and access to
+ * its static state, which each test resets: one process runs many
+ * simulated boots.
+ */
+#include "pmu-xen.c"
+
+#include "test.h"
+
+void glue_reset(void)
+{
+    memset(&caps, 0, sizeof(caps));
+    memset(&counter, 0, sizeof(counter));
+    memset(per_cpu__pmu_state, 0, sizeof(per_cpu__pmu_state));
+    nr_started = 0;
+    saved_callback = NULL;
+    probing = false;
+    probe_nmis = 0;
+    probe_result = 1;
+}
+
+nmi_callback_t *glue_pmu_nmi(void)
+{
+    return pmu_nmi;
+}
+
+struct pmu_cpu *glue_state(unsigned int cpu)
+{
+    return &per_cpu(pmu_state, cpu);
+}
+
+const struct pmu_counter *glue_counter(void)
+{
+    return &counter;
+}
+
+const struct pmu_caps *glue_caps(void)
+{
+    return &caps;
+}
+
+int glue_probe_result(void)
+{
+    return probe_result;
+}
+
+unsigned int glue_nr_started(void)
+{
+    return nr_started;
+}
