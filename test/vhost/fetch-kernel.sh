@@ -42,7 +42,10 @@ release=$(ls "$root/lib/modules")
 vmlinuz=$root/boot/vmlinuz-$release
 
 # The bzImage carries an XZ payload: unpack it to an ELF vmlinux.
-off=$(grep -abo $'\xfd7zXZ\x00' "$vmlinuz" | sed -n '1s/:.*//p')
+# grep stops at its first match itself (-m 1); keep the first offset.
+off=$(LC_ALL=C grep -abo -m 1 $'\xfd7zXZ\x00' "$vmlinuz" | LC_ALL=C cut -d: -f1)
+off=${off%%[!0-9]*}
+[ -n "$off" ] || { echo "error: no XZ payload in $vmlinuz" >&2; exit 1; }
 tail -c +$((off + 1)) "$vmlinuz" | xz -dc > "$out/vmlinux.new" 2>/dev/null || true
 [ "$(head -c 4 "$out/vmlinux.new")" = $'\x7fELF' ] ||
     { echo "error: cannot unpack vmlinux from $vmlinuz" >&2; exit 1; }
