@@ -4,6 +4,7 @@
 # vhost.sh [run.py options] OUTDIR JOB [FILE...]: run JOB (with FILEs
 # beside it) in dom0 of the virtual host built in $BUILD.  The job's
 # artifacts land in OUTDIR/results, the console in OUTDIR/console.log.
+# XEN_IMAGE=<file> boots another hypervisor than $BUILD's.
 # Exit status: see run.py.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -17,7 +18,8 @@ while [[ $# -gt 0 && $1 == --* ]]; do
 done
 out=$1 job=$2
 shift 2
-for f in "$BUILD/xen/xen/xen" "$BUILD/kernel/vmlinux" "$BUILD/dist/usr/sbin/xl"; do
+xen=${XEN_IMAGE:-$BUILD/xen/xen/xen}
+for f in "$xen" "$BUILD/kernel/vmlinux" "$BUILD/dist/usr/sbin/xl"; do
     [ -f "$f" ] || { echo "error: $f missing: run make first" >&2; exit 125; }
 done
 rm -rf "$out"
@@ -29,7 +31,7 @@ start=$(date +%s%N)
     awk -v ms=$(( ($(date +%s%N) - start) / 1000000 )) \
         'BEGIN { printf "initramfs %.3f\n", ms / 1000 }' >> "$TIMING_LOG"
 rc=0
-/usr/bin/python3 "$here/run.py" --xen "$BUILD/xen/xen/xen" \
+/usr/bin/python3 "$here/run.py" --xen "$xen" \
     --kernel "$BUILD/kernel/vmlinux" --initrd "$out/initrd.cpio" \
     --out "$out" "${opts[@]}" || rc=$?
 rm -f "$out/initrd.cpio"
