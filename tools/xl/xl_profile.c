@@ -14,10 +14,8 @@
  * writes the data file, and only then releases them in Xen: if anything
  * fails, the samples stay in Xen and `stop` can simply be run again.
  *
- * Domain names: a domain seen in the samples may be gone when the profile
- * is stopped, so every verb records the names and UUIDs of the domains
- * that exist at that time in XEN_RUN_DIR/xenprofile.domains; `stop` uses
- * it for domains that no longer exist.
+ * xl_profile_state.c keeps the state between verbs (times, spool, domain
+ * names) and xl_profile_save.c saves profiles.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,9 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 
 #include <libxl.h>
@@ -39,32 +35,10 @@
 #include "xl.h"
 #include "xl_parse.h"
 #include "xl_utils.h"
+#include "xl_profile.h"
 
-#define STATE_FILE XEN_RUN_DIR "/xenprofile.state"
 #define DEFAULT_HZ 97
 #define DEFAULT_DEPTH 64
-
-/* The state file: start/stop times and the domains seen, by domid. */
-struct dom_entry {
-    uint32_t domid;
-    uint8_t uuid[16];
-    char name[64];
-};
-
-struct state {
-    uint64_t start_ns, stop_ns;
-    char spool[256];                /* records drained by `record`, or "" */
-    struct dom_entry *doms;
-    int nr_doms;
-};
-
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
 
 /* Parse a whole number in [min, max] given to option opt; 0 on success. */
 static int parse_num(const char *opt, const char *s, unsigned long long min,
@@ -81,183 +55,6 @@ static int parse_num(const char *opt, const char *s, unsigned long long min,
     fprintf(stderr, "xl profile: %s: expected a whole number from %llu to "
             "%llu, got '%s'\n", opt, min, max, s);
     return -1;
-}
-
-static const char *source_name(int source)
-{
-    switch (source) {
-    case LIBXL_PROFILE_SOURCE_AUTO: return "auto";
-    case LIBXL_PROFILE_SOURCE_TIMER: return "timer";
-    case LIBXL_PROFILE_SOURCE_PMU: return "pmu";
-    }
-    return "unknown";
-}
-
-/* XEN_PROFILE_REASON_*: why a source was chosen, or could not be. */
-static const char *reason_text(int reason)
-{
-    switch (reason) {
-    case 0: return "requested";
-    case 1: return "no usable PMU";
-    case 2: return "the PMU is in use";
-    case 3: return "no PMU source in this build";
-    case 4: return "a usable PMU";
-    case 5: return "the PMU is in use by vPMU (boot with vpmu=0)";
-    case 6: return "the PMU is owned by xenoprof";
-    case 7: return "the NMI callback is in use";
-    case 8: return "this CPU cannot count that event";
-    case 9: return "the PMU raised no overflow NMI";
-    }
-    return "unknown";
-}
-
-/* The reason in status and in the data file: "requested" or "auto: ...". */
-static const char *why_text(int reason)
-{
-    static char buf[96];
-
-    if (!reason)
-        return "requested";
-    snprintf(buf, sizeof(buf), "auto: %s", reason_text(reason));
-    return buf;
-}
-
-static const char *const event_names[] = {
-    "cycles", "cycles", "instructions", "ref-cycles", "llc-misses",
-    "branch-misses",
-};
-
-static const char *state_name(int state)
-{
-    switch (state) {
-    case LIBXL_PROFILE_STATE_IDLE: return "idle";
-    case LIBXL_PROFILE_STATE_RUNNING: return "running";
-    case LIBXL_PROFILE_STATE_STOPPED: return "stopped";
-    }
-    return "unknown";
-}
-
-static struct dom_entry *state_dom(struct state *s, uint32_t domid)
-{
-    int i;
-
-    for (i = 0; i < s->nr_doms; i++)
-        if (s->doms[i].domid == domid)
-            return &s->doms[i];
-    return NULL;
-}
-
-static struct dom_entry *state_add_dom(struct state *s, uint32_t domid)
-{
-    struct dom_entry *e = state_dom(s, domid);
-
-    if (e)
-        return e;
-    s->doms = realloc(s->doms, (s->nr_doms + 1) * sizeof(*s->doms));
-    if (!s->doms) {
-        perror("xl profile");
-        exit(EXIT_FAILURE);
-    }
-    e = &s->doms[s->nr_doms++];
-    memset(e, 0, sizeof(*e));
-    e->domid = domid;
-    return e;
-}
-
-/* Read the state file; a missing file is an empty state. */
-static void state_load(struct state *s)
-{
-    FILE *f = fopen(STATE_FILE, "r");
-    char line[256], name[64], uuid[33];
-    unsigned long long v;
-    unsigned int domid, i;
-
-    memset(s, 0, sizeof(*s));
-    if (!f)
-        return;
-    while (fgets(line, sizeof(line), f)) {
-        if (sscanf(line, "start %llu", &v) == 1)
-            s->start_ns = v;
-        else if (sscanf(line, "stop %llu", &v) == 1)
-            s->stop_ns = v;
-        else if (sscanf(line, "spool %255s", s->spool) == 1)
-            continue;
-        else if (sscanf(line, "dom %u %32s %63s", &domid, uuid, name) >= 2) {
-            struct dom_entry *e = state_add_dom(s, domid);
-
-            for (i = 0; i < 16 && uuid[2 * i]; i++)
-                sscanf(uuid + 2 * i, "%2hhx", &e->uuid[i]);
-            if (strcmp(name, "-"))
-                snprintf(e->name, sizeof(e->name), "%s", name);
-        }
-    }
-    fclose(f);
-}
-
-/* Write the state file atomically; a failure is only a warning. */
-static void state_save(const struct state *s)
-{
-    char tmp[] = STATE_FILE ".XXXXXX";
-    FILE *f;
-    int fd, i, j;
-
-    fd = mkstemp(tmp);
-    if (fd < 0 || !(f = fdopen(fd, "w"))) {
-        fprintf(stderr, "xl profile: warning: cannot write %s: %s\n",
-                STATE_FILE, strerror(errno));
-        if (fd >= 0) { close(fd); unlink(tmp); }
-        return;
-    }
-    fprintf(f, "start %"PRIu64"\n", s->start_ns);
-    if (s->stop_ns)
-        fprintf(f, "stop %"PRIu64"\n", s->stop_ns);
-    if (s->spool[0])
-        fprintf(f, "spool %s\n", s->spool);
-    for (i = 0; i < s->nr_doms; i++) {
-        fprintf(f, "dom %u ", s->doms[i].domid);
-        for (j = 0; j < 16; j++)
-            fprintf(f, "%02x", s->doms[i].uuid[j]);
-        fprintf(f, " %s\n", s->doms[i].name[0] ? s->doms[i].name : "-");
-    }
-    if (fclose(f) || rename(tmp, STATE_FILE)) {
-        fprintf(stderr, "xl profile: warning: cannot write %s: %s\n",
-                STATE_FILE, strerror(errno));
-        unlink(tmp);
-    }
-}
-
-/* Record the names and UUIDs of the domains that exist now. */
-static void state_note_domains(struct state *s)
-{
-    libxl_dominfo *info;
-    int nr, i;
-
-    info = libxl_list_domain(ctx, &nr);
-    if (!info)
-        return;
-    for (i = 0; i < nr; i++) {
-        struct dom_entry *e = state_add_dom(s, info[i].domid);
-        char *name = libxl_domid_to_name(ctx, info[i].domid);
-
-        memcpy(e->uuid, libxl_uuid_bytearray(&info[i].uuid), 16);
-        if (name) {
-            /* Names go in a space-separated file: keep them one word. */
-            char *p;
-
-            for (p = name; *p; p++)
-                if (*p == ' ' || *p == '\n')
-                    *p = '_';
-            snprintf(e->name, sizeof(e->name), "%s", name);
-            free(name);
-        }
-    }
-    libxl_dominfo_list_free(info, nr);
-}
-
-static void state_free(struct state *s)
-{
-    free(s->doms);
-    memset(s, 0, sizeof(*s));
 }
 
 /* Handle one start option; 0, or -1 after a one-line message. */
@@ -326,7 +123,10 @@ static void start_error(const char *verb, int rc,
     libxl_profile_status st;
     int e = errno;
 
-    if (rc == ERROR_FAIL && e == EBUSY && reason >= 5 && reason <= 7)
+    if (rc == ERROR_FAIL && e == EBUSY &&
+        (reason == LIBXL_PROFILE_REASON_VPMU ||
+         reason == LIBXL_PROFILE_REASON_XENOPROF ||
+         reason == LIBXL_PROFILE_REASON_NMI_BUSY))
         fprintf(stderr, "xl profile %s: source pmu: %s\n", verb,
                 reason_text(reason));
     else if (rc == ERROR_FAIL && e == EBUSY) {
@@ -533,242 +333,6 @@ static int profile_status(int argc, char **argv)
         print_status(&st);
     libxl_profile_status_dispose(&st);
     return EXIT_SUCCESS;
-}
-
-/* Fill d's metadata and per-pCPU counters. */
-static int fill_meta(struct xenprof_data *d, const libxl_profile_status *st,
-                     const struct state *s)
-{
-    struct xenprof_meta *m = &d->meta;
-    const libxl_version_info *vi = libxl_get_version_info(ctx);
-    libxl_physinfo phys;
-    struct utsname u;
-    int i;
-
-    libxl_physinfo_init(&phys);
-    if (!vi || libxl_get_physinfo(ctx, &phys)) {
-        fprintf(stderr, "xl profile stop: cannot get Xen's version or "
-                "physical information\n");
-        libxl_physinfo_dispose(&phys);
-        return -1;
-    }
-    snprintf(m->xen_version, sizeof(m->xen_version), "%d.%d%s",
-             vi->xen_version_major, vi->xen_version_minor,
-             vi->xen_version_extra ? vi->xen_version_extra : "");
-    snprintf(m->build_id, sizeof(m->build_id), "%s",
-             vi->build_id ? vi->build_id : "");
-    if (!uname(&u))
-        snprintf(m->hostname, sizeof(m->hostname), "%.*s",
-                 (int)sizeof(m->hostname) - 1, u.nodename);
-    m->tsc_khz = phys.cpu_khz;
-    m->nr_host_cpus = phys.nr_cpus;
-    libxl_physinfo_dispose(&phys);
-    m->source = st->source;
-    snprintf(m->source_reason, sizeof(m->source_reason), "%s",
-             why_text(st->reason));
-    m->frequency = st->frequency;
-    m->max_depth = st->max_depth;
-    m->period = st->period;
-    m->start_time_ns = s->start_ns;
-    m->stop_time_ns = s->stop_ns;
-    m->start_tsc = st->start_tsc;
-    m->stop_tsc = st->stop_tsc;
-
-    for (i = 0; i < st->nr_cpus; i++) {
-        const libxl_profile_cpu *c = &st->cpus[i];
-        struct xenprof_cpu e = {
-            .cpu = i, .flags = c->flags, .taken = c->taken, .lost = c->lost,
-            .read = c->read + c->pending, .cost_min = c->cost_min,
-            .cost_avg = c->taken ? c->cost_sum / c->taken : 0,
-            .cost_max = c->cost_max,
-        };
-
-        if ((c->flags & LIBXL_PROFILE_CPU_RING) && xenprof_data_add_cpu(d, &e))
-            return -1;
-    }
-    return 0;
-}
-
-/* Add the symbol table and the domains seen in the records to d. */
-static int fill_tables(struct xenprof_data *d, struct state *s)
-{
-    libxl_profile_symbol *syms;
-    struct xenprof_sample smp;
-    char err[256];
-    size_t off = 0;
-    int nr, i, r;
-
-    if (libxl_profile_symbols(ctx, &syms, &nr)) {
-        fprintf(stderr, "xl profile stop: cannot read Xen's symbol table\n");
-        return -1;
-    }
-    for (i = 0; i < nr; i++)
-        if (xenprof_data_add_symbol(d, syms[i].address, syms[i].type,
-                                    syms[i].name))
-            break;
-    libxl_profile_symbols_free(syms, nr);
-    if (i < nr)
-        return -1;
-
-    while ((r = xenprof_decode_next(d->records, d->records_len, &off, &smp,
-                                    err, sizeof(err))) > 0) {
-        struct dom_entry *e;
-
-        if (smp.domid == XENPROF_DOMID_IDLE)
-            continue;
-        for (i = 0; i < (int)d->nr_doms; i++)
-            if (d->doms[i].domid == smp.domid)
-                break;
-        if (i < (int)d->nr_doms)
-            continue;
-        e = state_dom(s, smp.domid);
-        if (xenprof_data_add_domain(d, smp.domid, e ? e->name : "",
-                                    e ? e->uuid : (const uint8_t[16]){0}))
-            return -1;
-    }
-    if (r < 0) {
-        fprintf(stderr, "xl profile stop: %s\n", err);
-        return -1;
-    }
-    return 0;
-}
-
-/* Write folded stacks to path atomically. */
-static int write_folded(const struct xenprof_data *d, const char *path)
-{
-    struct xenprof_folded_opts fo = { .include_guest = 1 };
-    char *tmp = NULL, err[256] = "";
-    FILE *f = NULL;
-    int rc = -1;
-
-    xasprintf(&tmp, "%s.tmp.%d", path, (int)getpid());
-    f = fopen(tmp, "w");
-    if (!f) {
-        snprintf(err, sizeof(err), "%s", strerror(errno));
-        goto out;
-    }
-    if (xenprof_write_folded(d, f, &fo, err, sizeof(err)))
-        goto out;
-    if (fclose(f)) {
-        f = NULL;
-        snprintf(err, sizeof(err), "%s", strerror(errno));
-        goto out;
-    }
-    f = NULL;
-    if (rename(tmp, path)) {
-        snprintf(err, sizeof(err), "%s", strerror(errno));
-        goto out;
-    }
-    rc = 0;
-
- out:
-    if (f)
-        fclose(f);
-    if (rc) {
-        fprintf(stderr, "xl profile stop: cannot write %s: %s\n", path, err);
-        if (tmp)
-            unlink(tmp);
-    }
-    free(tmp);
-    return rc;
-}
-
-/*
- * Stop the session if it runs, save every sample (those `record` drained
- * into its spool file, and those still in Xen, copied without consuming
- * them) to data_path and, if asked, folded, and only then release them in
- * Xen and remove the spool.  Returns 0, or -1 after a one-line message;
- * the samples are then kept (in Xen and in the spool).
- */
-static int save_profile(const char *verb, const char *data_path,
-                        const char *folded)
-{
-    void *spool = NULL;
-    int spool_len = 0;
-    struct xenprof_data *d = NULL;
-    libxl_profile_status st = { 0 };
-    struct xenprof_sample smp;
-    struct state s;
-    char err[512];
-    void *buf = NULL;
-    size_t len = 0, n = 0, off = 0;
-    uint64_t lost = 0;
-    int i, rc, ret = -1;
-
-    state_load(&s);
-    rc = libxl_profile_get_status(ctx, &st);
-    if (!rc && st.state == LIBXL_PROFILE_STATE_RUNNING) {
-        state_note_domains(&s);
-        rc = libxl_profile_stop(ctx);
-        s.stop_ns = now_ns();
-        state_save(&s);
-    }
-    if (!rc && st.state == LIBXL_PROFILE_STATE_IDLE) {
-        fprintf(stderr, "xl profile %s: no profile is running (start one "
-                "with `xl profile start`)\n", verb);
-        goto out;
-    }
-    libxl_profile_status_dispose(&st);
-    if (rc || libxl_profile_get_status(ctx, &st)) {
-        fprintf(stderr, "xl profile %s: cannot stop the profiler\n", verb);
-        goto out;
-    }
-
-    /* Copy the samples out; they stay in Xen until the file is written. */
-    if (libxl_profile_read_all(ctx, 1, &buf, &len)) {
-        fprintf(stderr, "xl profile %s: cannot read the samples\n", verb);
-        goto keep;
-    }
-    d = xenprof_data_new();
-    if (s.spool[0] && (libxl_read_file_contents(ctx, s.spool, &spool,
-                                                &spool_len) ||
-                       xenprof_data_add_records(d, spool, spool_len))) {
-        fprintf(stderr, "xl profile %s: cannot read the samples drained "
-                "earlier from %s\n", verb, s.spool);
-        goto keep;
-    }
-    if (!d || xenprof_data_add_records(d, buf, len) ||
-        fill_meta(d, &st, &s) || fill_tables(d, &s))
-        goto keep;
-    if (xenprof_data_write(d, data_path, err, sizeof(err))) {
-        fprintf(stderr, "xl profile %s: %s\n", verb, err);
-        goto keep;
-    }
-    if (folded && write_folded(d, folded))
-        goto keep;
-
-    if (libxl_profile_release(ctx)) {
-        fprintf(stderr, "xl profile %s: saved, but cannot release the "
-                "samples in Xen\n", verb);
-        goto out;
-    }
-    unlink(STATE_FILE);
-    if (s.spool[0])
-        unlink(s.spool);
-
-    while (xenprof_decode_next(d->records, d->records_len, &off, &smp,
-                               err, sizeof(err)) > 0)
-        n++;
-    for (i = 0; i < st.nr_cpus; i++)
-        lost += st.cpus[i].lost;
-    printf("%zu samples (%"PRIu64" lost) saved in %s", n, lost, data_path);
-    if (folded)
-        printf(", folded stacks in %s", folded);
-    printf("\n");
-    ret = 0;
-    goto out;
-
- keep:
-    fprintf(stderr, "xl profile %s: the samples are kept in Xen: fix the "
-            "problem and run `xl profile stop` again (or drop them with "
-            "`xl profile discard`)\n", verb);
- out:
-    xenprof_data_free(d);
-    free(buf);
-    free(spool);
-    libxl_profile_status_dispose(&st);
-    state_free(&s);
-    return ret;
 }
 
 static int profile_stop(int argc, char **argv)

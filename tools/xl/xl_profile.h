@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * xl_profile.h: what the files of `xl profile` share (xl_profile.c: the
+ * verbs; xl_profile_state.c: the state file and names; xl_profile_save.c:
+ * saving a profile).
+ */
+#ifndef XL_PROFILE_H
+#define XL_PROFILE_H
+
+#include <stdint.h>
+
+#include <libxl.h>
+
+/*
+ * State kept by xl between verbs: start/stop times, the spool of `record`,
+ * and the names and UUIDs of the domains seen while they existed.
+ */
+#define STATE_FILE XEN_RUN_DIR "/xenprofile.state"
+
+struct dom_entry {
+    uint32_t domid;
+    uint8_t uuid[16];
+    char name[64];
+};
+
+struct state {
+    uint64_t start_ns, stop_ns;
+    char spool[256];                /* records drained by `record`, or "" */
+    struct dom_entry *doms;
+    int nr_doms;
+};
+
+/* Unix time in ns. */
+uint64_t now_ns(void);
+
+/* Read the state file (missing: empty), write it atomically, free it. */
+void state_load(struct state *s);
+void state_save(const struct state *s);
+void state_free(struct state *s);
+/* The entry of domid, or NULL. */
+struct dom_entry *state_dom(struct state *s, uint32_t domid);
+/* Record the names and UUIDs of the domains that exist now. */
+void state_note_domains(struct state *s);
+
+/* Names of LIBXL_PROFILE_SOURCE_*, _STATE_*, _REASON_* for people. */
+const char *source_name(int source);
+const char *state_name(int state);
+const char *reason_text(int reason);
+/* "requested" or "auto: <reason>" (a static buffer). */
+const char *why_text(int reason);
+#define XL_PROFILE_NR_EVENTS 6
+extern const char *const event_names[XL_PROFILE_NR_EVENTS];
+
+/*
+ * Stop the session if it runs and save every sample to data_path (and
+ * folded, if not NULL) before releasing them in Xen.  0, or -1 after a
+ * one-line message; the samples are then kept.
+ */
+int save_profile(const char *verb, const char *data_path,
+                 const char *folded);
+
+#endif /* XL_PROFILE_H */

@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * xl_profile_state.c: the state `xl profile` keeps between verbs in
+ * XEN_RUN_DIR/xenprofile.state, and the names of the profiler's sources,
+ * states and reasons.
+ *
+ * Domain names: a domain seen in the samples may be gone when the profile
+ * is stopped, so every verb notes the names and UUIDs of the domains that
+ * exist at that time; `stop` uses them for domains that no longer exist.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libxl.h>
+#include <libxl_utils.h>
+
+#include "xl.h"
+#include "xl_profile.h"
+
+uint64_t now_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+
+const char *source_name(int source)
+{
+    switch (source) {
+    case LIBXL_PROFILE_SOURCE_AUTO: return "auto";
+    case LIBXL_PROFILE_SOURCE_TIMER: return "timer";
+    case LIBXL_PROFILE_SOURCE_PMU: return "pmu";
+    }
+    return "unknown";
+}
+
+/* XEN_PROFILE_REASON_*: why a source was chosen, or could not be. */
+const char *reason_text(int reason)
+{
+    switch (reason) {
+    case LIBXL_PROFILE_REASON_REQUESTED: return "requested";
+    case LIBXL_PROFILE_REASON_NO_PMU: return "no usable PMU";
+    case LIBXL_PROFILE_REASON_PMU_BUSY: return "the PMU is in use";
+    case LIBXL_PROFILE_REASON_NO_PMU_SRC: return "no PMU source in this build";
+    case LIBXL_PROFILE_REASON_PMU_OK: return "a usable PMU";
+    case LIBXL_PROFILE_REASON_VPMU: return "the PMU is in use by vPMU (boot with vpmu=0)";
+    case LIBXL_PROFILE_REASON_XENOPROF: return "the PMU is owned by xenoprof";
+    case LIBXL_PROFILE_REASON_NMI_BUSY: return "the NMI callback is in use";
+    case LIBXL_PROFILE_REASON_NO_EVENT: return "this CPU cannot count that event";
+    case LIBXL_PROFILE_REASON_NO_NMI: return "the PMU raised no overflow NMI";
+    }
+    return "unknown";
+}
+
+/* The reason in status and in the data file: "requested" or "auto: ...". */
+const char *why_text(int reason)
+{
+    static char buf[96];
+
+    if (!reason)
+        return "requested";
+    snprintf(buf, sizeof(buf), "auto: %s", reason_text(reason));
+    return buf;
+}
+
+const char *const event_names[XL_PROFILE_NR_EVENTS] = {
+    "cycles", "cycles", "instructions", "ref-cycles", "llc-misses",
+    "branch-misses",
+};
+
+const char *state_name(int state)
+{
+    switch (state) {
+    case LIBXL_PROFILE_STATE_IDLE: return "idle";
+    case LIBXL_PROFILE_STATE_RUNNING: return "running";
+    case LIBXL_PROFILE_STATE_STOPPED: return "stopped";
+    }
+    return "unknown";
+}
+
+struct dom_entry *state_dom(struct state *s, uint32_t domid)
+{
+    int i;
+
+    for (i = 0; i < s->nr_doms; i++)
+        if (s->doms[i].domid == domid)
+            return &s->doms[i];
+    return NULL;
+}
+
+static struct dom_entry *state_add_dom(struct state *s, uint32_t domid)
+{
+    struct dom_entry *e = state_dom(s, domid);
+
+    if (e)
+        return e;
+    s->doms = realloc(s->doms, (s->nr_doms + 1) * sizeof(*s->doms));
+    if (!s->doms) {
+        perror("xl profile");
+        exit(EXIT_FAILURE);
+    }
+    e = &s->doms[s->nr_doms++];
+    memset(e, 0, sizeof(*e));
+    e->domid = domid;
+    return e;
+}
+
+/* Read the state file; a missing file is an empty state. */
+void state_load(struct state *s)
+{
+    FILE *f = fopen(STATE_FILE, "r");
+    char line[256], name[64], uuid[33];
+    unsigned long long v;
+    unsigned int domid, i;
+
+    memset(s, 0, sizeof(*s));
+    if (!f)
+        return;
+    while (fgets(line, sizeof(line), f)) {
+        if (sscanf(line, "start %llu", &v) == 1)
+            s->start_ns = v;
+        else if (sscanf(line, "stop %llu", &v) == 1)
+            s->stop_ns = v;
+        else if (sscanf(line, "spool %255s", s->spool) == 1)
+            continue;
+        else if (sscanf(line, "dom %u %32s %63s", &domid, uuid, name) >= 2) {
+            struct dom_entry *e = state_add_dom(s, domid);
+
+            for (i = 0; i < 16 && uuid[2 * i]; i++)
+                sscanf(uuid + 2 * i, "%2hhx", &e->uuid[i]);
+            if (strcmp(name, "-"))
+                snprintf(e->name, sizeof(e->name), "%s", name);
+        }
+    }
+    fclose(f);
+}
+
+/* Write the state file atomically; a failure is only a warning. */
+void state_save(const struct state *s)
+{
+    char tmp[] = STATE_FILE ".XXXXXX";
+    FILE *f;
+    int fd, i, j;
+
+    fd = mkstemp(tmp);
+    if (fd < 0 || !(f = fdopen(fd, "w"))) {
+        fprintf(stderr, "xl profile: warning: cannot write %s: %s\n",
+                STATE_FILE, strerror(errno));
+        if (fd >= 0) { close(fd); unlink(tmp); }
+        return;
+    }
+    fprintf(f, "start %"PRIu64"\n", s->start_ns);
+    if (s->stop_ns)
+        fprintf(f, "stop %"PRIu64"\n", s->stop_ns);
+    if (s->spool[0])
+        fprintf(f, "spool %s\n", s->spool);
+    for (i = 0; i < s->nr_doms; i++) {
+        fprintf(f, "dom %u ", s->doms[i].domid);
+        for (j = 0; j < 16; j++)
+            fprintf(f, "%02x", s->doms[i].uuid[j]);
+        fprintf(f, " %s\n", s->doms[i].name[0] ? s->doms[i].name : "-");
+    }
+    if (fclose(f) || rename(tmp, STATE_FILE)) {
+        fprintf(stderr, "xl profile: warning: cannot write %s: %s\n",
+                STATE_FILE, strerror(errno));
+        unlink(tmp);
+    }
+}
+
+/* Record the names and UUIDs of the domains that exist now. */
+void state_note_domains(struct state *s)
+{
+    libxl_dominfo *info;
+    int nr, i;
+
+    info = libxl_list_domain(ctx, &nr);
+    if (!info)
+        return;
+    for (i = 0; i < nr; i++) {
+        struct dom_entry *e = state_add_dom(s, info[i].domid);
+        char *name = libxl_domid_to_name(ctx, info[i].domid);
+
+        memcpy(e->uuid, libxl_uuid_bytearray(&info[i].uuid), 16);
+        if (name) {
+            /* Names go in a space-separated file: keep them one word. */
+            char *p;
+
+            for (p = name; *p; p++)
+                if (*p == ' ' || *p == '\n')
+                    *p = '_';
+            snprintf(e->name, sizeof(e->name), "%s", name);
+            free(name);
+        }
+    }
+    libxl_dominfo_list_free(info, nr);
+}
+
+void state_free(struct state *s)
+{
+    free(s->doms);
+    memset(s, 0, sizeof(*s));
+}
+
+/*
+ * Local variables:
+ * mode: C
+ * c-basic-offset: 4
+ * indent-tabs-mode: nil
+ * End:
+ */
