@@ -122,6 +122,7 @@ struct xenprof_meta {
     uint64_t start_time_ns;         /* Unix time, ns */
     uint64_t stop_time_ns;
     uint64_t start_tsc, stop_tsc;
+    uint32_t record_version;        /* of the records; 0 (unknown): 1 */
 };
 
 /* A whole profile, as saved in a data file. */

@@ -59,6 +59,7 @@ static int fill_meta(struct xenprof_data *d, const libxl_profile_status *st,
     m->stop_time_ns = s->stop_ns;
     m->start_tsc = st->start_tsc;
     m->stop_tsc = st->stop_tsc;
+    m->record_version = st->record_version;
 
     for (i = 0; i < st->nr_cpus; i++) {
         const libxl_profile_cpu *c = &st->cpus[i];

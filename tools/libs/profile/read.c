@@ -340,7 +340,17 @@ static int parse_section(struct rd *r, unsigned int type, uint64_t len,
     case XENPROF_SEC_META:
         rc = xenprof_priv_meta_decode(p, len, off, &r->d->meta, r->err,
                                       r->errlen);
-        return rc ? xenprof_priv_prefix(r->err, r->errlen, rc, r->path) : 0;
+        if ( rc )
+            return xenprof_priv_prefix(r->err, r->errlen, rc, r->path);
+        /* Records of another layout would be misread: refuse them. */
+        if ( r->d->meta.record_version > XENPROF_REC_VERSION )
+            return xenprof_priv_err(r->err, r->errlen, -EINVAL,
+                                    "%s: records of version %u (this "
+                                    "reader knows %u): use a newer "
+                                    "xenprofile", r->path,
+                                    r->d->meta.record_version,
+                                    XENPROF_REC_VERSION);
+        return 0;
     case XENPROF_SEC_CPUS:
         return parse_cpus(r, p, len, off);
     case XENPROF_SEC_SYMBOLS:

@@ -143,9 +143,36 @@ static void test_crc(void)
            "crc32 of the test suite is the standard CRC-32");
 }
 
+/* The records' version is saved; a newer one than we know is refused. */
+static void record_version(void)
+{
+    struct xenprof_data *d = sample_profile(), *r = NULL;
+    char path[TPATH], err[256] = "";
+    int rc;
+
+    tmp_path(path, "recver.data");
+    d->meta.record_version = XENPROF_REC_VERSION;
+    rc = xenprof_data_write(d, path, NULL, 0);
+    if ( !rc )
+        rc = xenprof_data_read(path, &r, NULL, 0);
+    tap_ok(!rc && r && r->meta.record_version == XENPROF_REC_VERSION,
+           "file: the record version round-trips");
+    xenprof_data_free(r);
+    r = NULL;
+
+    d->meta.record_version = XENPROF_REC_VERSION + 1;
+    rc = xenprof_data_write(d, path, NULL, 0);
+    if ( !rc )
+        rc = xenprof_data_read(path, &r, err, sizeof(err));
+    tap_ok(rc == -EINVAL && !r && strstr(err, "records of version 2"),
+           "file: records of a newer version are refused: %s", err);
+    xenprof_data_free(d);
+}
+
 void test_datafile(void)
 {
     test_crc();
     damage();
     headers();
+    record_version();
 }
