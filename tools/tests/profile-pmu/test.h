@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * test.h: TAP output, CPU models and helpers shared by the PMU driver
- * tests.
+ * test.h: CPU models and helpers shared by the PMU driver tests (TAP
+ * output: tools/tests/profile/tap.c).
  */
 #ifndef TEST_PMU_TEST_H
 #define TEST_PMU_TEST_H
@@ -10,14 +10,7 @@
 
 #include "emul.h"
 #include "xen-stub.h"
-
-/* "ok N - desc" or "not ok N - desc"; returns cond. */
-bool tap_ok(bool cond, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-/* "# msg" (a diagnostic line). */
-void tap_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Print the plan "1..N"; returns the exit status (0: all passed). */
-int tap_done(void);
+#include "tap.h"                    /* tools/tests/profile/tap.h */
 
 /* xen-glue.c: pmu-xen.c's static state. */
 void glue_reset(void);
