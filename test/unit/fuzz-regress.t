@@ -11,7 +11,7 @@ out=$BUILD/tests/fuzz
 mkdir -p "$out"
 dir=$top/tools/tests/xenprofile-fuzz
 
-plan 4
+plan 5
 if ! command -v clang > /dev/null; then
     echo "Bail out! clang is missing (make deps installs it)"
     exit 1
@@ -22,7 +22,7 @@ if ! make -s -C "$dir" O="$out" all > "$out/build.log" 2>&1; then
     finish
 fi
 ok "the fuzz harnesses build (clang -fsanitize=fuzzer,address,undefined)"
-for h in data records folded; do
+for h in data records folded elf; do
     set -- "$dir/regressions/$h"/* "$dir/corpus/$h"/*
     files=()
     for f in "$@"; do [ -f "$f" ] && files+=("$f"); done

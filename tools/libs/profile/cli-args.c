@@ -33,6 +33,9 @@ const struct xenprof_cli_opt xenprof_priv_cli_opts[NR_OPTS] = {
     [O_PPROF] = { "pprof", 0, true },
     [O_SCRIPT] = { "script", 0, false },
     [O_DIFF] = { "diff", 0, true },
+    [O_XEN_SYMS] = { "xen-syms", 0, true },
+    [O_FORCE] = { "force", 0, false },
+    [O_INLINE] = { "inline", 0, false },
     [O_HELP] = { "help", 'h', false },
 };
 
@@ -43,7 +46,7 @@ static const char usage[] =
     "       [--cpu LIST] [--domain D] [--time A..B] [--callgraph] [--json]\n"
     "       [--folded FILE] [--svg FILE [--title T] [--width N]\n"
     "       [--minwidth PX] [--inverted]] [--pprof FILE] [--script]\n"
-    "       [--diff OTHER]\n"
+    "       [--diff OTHER] [--xen-syms ELF [--force] [--inline]]\n"
     "Report on a hypervisor profile: a data file (default xenprofile.data)\n"
     "or folded stacks.  FILE \"-\" is standard input or output.\n"
     "  -i FILE          the profile to read\n"
@@ -61,6 +64,10 @@ static const char usage[] =
     "  --pprof FILE     write a gzipped pprof profile\n"
     "  --script         dump every sample with its frames\n"
     "  --diff OTHER     compare with OTHER (before): with --folded or --svg\n"
+    "  --xen-syms ELF   names from the xen-syms ELF of the profiled Xen\n"
+    "                   (checked by build-id), file:line in --script\n"
+    "  --force          use it even when the build-ids differ\n"
+    "  --inline         inlined functions as frames (needs debug info)\n"
     "Exit status: 0 ok, 1 error, 2 bad usage.\n";
 
 /* The message into c->err; returns status. */
@@ -194,6 +201,7 @@ static int set_opt(struct cli *c, enum opt_id id, const char *v)
         rc = parse_time(v, &c->filter);
         break;
     case O_DOMAIN:
+    case O_XEN_SYMS:
         rc = !*v;
         break;
     case O_WIDTH:
@@ -314,6 +322,9 @@ static int check_args(struct cli *c)
                     "FILE (and no --pprof or --script)");
     if ( v[O_DIFF] && !strcmp(v[O_DIFF], "-") && !strcmp(v[O_INPUT], "-") )
         return fail(c, EXIT_USAGE, "only one input can be standard input");
+    if ( !v[O_XEN_SYMS] && (v[O_FORCE] || v[O_INLINE]) )
+        return fail(c, EXIT_USAGE, "--%s needs --xen-syms",
+                    opts[v[O_FORCE] ? O_FORCE : O_INLINE].name);
     c->svg.inverted = !!v[O_INVERTED];
     return 0;
 }

@@ -4,7 +4,7 @@
  * `xl profile report`: the options (parsed by cli-args.c), loading the
  * input (a data file or folded stacks), the filter, and the dispatch to
  * the report or to the writers (folded, flame graph, pprof, script,
- * differential).
+ * differential), with the names of --xen-syms (cli-syms.c) if given.
  *
  * Exit status: 0, 1 on a runtime error (a file that cannot be read or
  * written, corrupt data), 2 on bad usage (unknown option, bad value, an
@@ -17,14 +17,6 @@
 #include <string.h>
 
 #include "cli.h"
-
-/* A loaded profile: a data file (d set) or folded stacks (d NULL). */
-struct input {
-    const char *path;
-    struct xenprof_data *d;
-    struct xenprof_stackset *s;
-    size_t bad_lines;
-};
 
 /* A one-line message "prog: ..." on errout; returns status. */
 static int fail(const struct cli *c, int status, const char *fmt, ...)
@@ -206,8 +198,8 @@ static int prepare(struct cli *c, struct input *in, struct xenprof_filter *f)
         f->has_domid = 1;
     }
     c->err[0] = '\0';
-    rc = xenprof_stackset_from_data(in->d, f, &in->s, c->err,
-                                    sizeof(c->err));
+    rc = xenprof_priv_stackset_build(in->d, f, c->syms, &in->s, c->err,
+                                     sizeof(c->err));
     return rc ? fail(c, 1, "%s: %s", in->path, c->err) : 0;
 }
 
@@ -249,7 +241,7 @@ static int write_one(struct cli *c, enum opt_id what, const struct input *a,
         return 1;
     e[0] = '\0';
     if ( what == O_SCRIPT )
-        rc = xenprof_write_script(a->d, f, out, e, el);
+        rc = xenprof_priv_write_script(a->d, f, c->syms, out, e, el);
     else if ( what == O_PPROF )
         rc = xenprof_write_pprof(a->s, a->d, out, e, el);
     else if ( what == O_FOLDED && b )
@@ -325,10 +317,14 @@ int xenprof_report_main(int argc, char **argv, FILE *out, FILE *errout)
     rc = rc ?: load(c, c->val[O_INPUT], &a);
     if ( !rc && c->val[O_DIFF] )
         rc = load(c, c->val[O_DIFF], &b);
+    if ( !rc && c->val[O_XEN_SYMS] &&
+         xenprof_priv_cli_syms(c, &a, c->val[O_DIFF] ? &b : NULL) )
+        rc = fail(c, 1, "%s", c->err);
     if ( !rc )
         rc = run(c, &a, c->val[O_DIFF] ? &b : NULL);
     input_free(&a);
     input_free(&b);
+    xenprof_priv_cli_syms_free(c);
     free(c);
     return rc < 0 ? 0 : rc;
 }

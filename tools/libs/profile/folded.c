@@ -11,6 +11,11 @@
  * are return addresses and are looked up at addr - 1.  A name never
  * contains ';' or a control character: such bytes are written as '_' so
  * that the line format holds.
+ *
+ * The names come from the profile's embedded table, or from a symbol
+ * source (--xen-syms): its table, and with inline_frames the functions
+ * inlined at each address (addr2line), as frames after the function that
+ * holds them, innermost last, marked XENPROF_INLINED_SUFFIX.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -18,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "elf.h"
 #include "stackset.h"
 
 /* A growing string; oom is set (and the string left as is) on failure. */
@@ -65,13 +71,31 @@ static void sb_frame(struct sbuf *b, const char *name)
     sb_put(b, name, true);
 }
 
+/* The functions inlined at addr, outermost first, as frames. */
+static void inlined(struct sbuf *b, const struct xenprof_a2l *a,
+                    uint64_t addr)
+{
+    const struct xenprof_a2l_frame *f;
+    size_t n = xenprof_priv_a2l_get(a, addr, &f);
+
+    /* f[n - 1] is the function that holds them: already a frame. */
+    while ( n-- > 1 )
+    {
+        if ( !f[n - 1].func )
+            continue;
+        sb_frame(b, f[n - 1].func);
+        sb_put(b, XENPROF_INLINED_SUFFIX, false);
+    }
+}
+
 /*
  * The line of a Xen stack (key: head, frames innermost first).  A walk
  * marked both truncated and bad (not expected) gets both markers,
  * "[truncated];[bad frame];...".
  */
 static void xen_line(struct sbuf *b, const struct xenprof_stack *st,
-                     const struct xenprof_symtab *t)
+                     const struct xenprof_symtab *t,
+                     const struct xenprof_symsrc *src)
 {
     unsigned int flags = XENPROF_KEY_FLAGS(st->key[0]);
     const char *name;
@@ -84,9 +108,11 @@ static void xen_line(struct sbuf *b, const struct xenprof_stack *st,
         sb_frame(b, "[bad frame]");
     for ( i = st->nkey - 1; i >= 1; i-- )
     {
-        addr = st->key[i];
-        name = xenprof_symtab_lookup(t, i > 1 ? addr - 1 : addr);
+        addr = st->key[i] - (i > 1);
+        name = xenprof_symtab_lookup(t, addr);
         sb_frame(b, name ? name : "[unknown]");
+        if ( name && src && src->inline_frames )
+            inlined(b, src->a2l, addr);
     }
 }
 
@@ -151,7 +177,8 @@ static int count_samples(const struct xenprof_data *d,
 static int add_stack(struct xenprof_stackset *set,
                      const struct xenprof_data *d,
                      const struct xenprof_stack *e,
-                     const struct xenprof_symtab *t, struct sbuf *b,
+                     const struct xenprof_symtab *t,
+                     const struct xenprof_symsrc *src, struct sbuf *b,
                      const char ***frames, size_t *cap)
 {
     size_t n;
@@ -160,7 +187,7 @@ static int add_stack(struct xenprof_stackset *set,
     if ( b->p )
         b->p[0] = '\0';
     if ( XENPROF_KEY_MODE(e->key[0]) == XENPROF_MODE_XEN )
-        xen_line(b, e, t);
+        xen_line(b, e, t, src);
     else
         guest_line(b, e, d);
     if ( b->oom || !b->p )
@@ -171,23 +198,29 @@ static int add_stack(struct xenprof_stackset *set,
     return xenprof_priv_ss_add(set, *frames, n, e->count);
 }
 
-/* Symbolize every distinct stack of st into set. */
+/* Symbolize every distinct stack of st into set (names from src). */
 static int fill_set(struct xenprof_stackset *set,
                     const struct xenprof_data *d,
-                    const struct xenprof_stacks *st)
+                    const struct xenprof_stacks *st,
+                    const struct xenprof_symsrc *src)
 {
-    struct xenprof_symtab *t = xenprof_symtab_new(d->syms, d->nr_syms);
+    struct xenprof_symtab *own = NULL;
+    const struct xenprof_symtab *t = src ? src->t : NULL;
     struct sbuf b = { 0 };
     const char **frames = NULL;
     size_t cap = 0, i;
-    int rc = t ? 0 : -ENOMEM;
+    int rc = 0;
 
+    if ( !t )
+        t = own = xenprof_symtab_new(d->syms, d->nr_syms);
+    if ( !t )
+        rc = -ENOMEM;
     for ( i = 0; i < st->size && !rc; i++ )
         if ( st->tab[i].key )
-            rc = add_stack(set, d, &st->tab[i], t, &b, &frames, &cap);
+            rc = add_stack(set, d, &st->tab[i], t, src, &b, &frames, &cap);
     free(b.p);
     free(frames);
-    xenprof_symtab_free(t);
+    xenprof_symtab_free(own);
     return rc;
 }
 
@@ -196,6 +229,15 @@ int xenprof_stackset_from_data(const struct xenprof_data *d,
                                const struct xenprof_filter *f,
                                struct xenprof_stackset **out,
                                char *err, size_t errlen)
+{
+    return xenprof_priv_stackset_build(d, f, NULL, out, err, errlen);
+}
+
+int xenprof_priv_stackset_build(const struct xenprof_data *d,
+                                const struct xenprof_filter *f,
+                                const struct xenprof_symsrc *src,
+                                struct xenprof_stackset **out,
+                                char *err, size_t errlen)
 {
     struct xenprof_stacks st = { 0 };
     struct xenprof_stackset *set;
@@ -209,7 +251,7 @@ int xenprof_stackset_from_data(const struct xenprof_data *d,
     set = xenprof_priv_ss_new();
     rc = set ? count_samples(d, f, &st, err, errlen) : -ENOMEM;
     if ( !rc )
-        rc = fill_set(set, d, &st);
+        rc = fill_set(set, d, &st, src);
     if ( !rc )
         rc = xenprof_priv_ss_finish(set);
     xenprof_priv_stacks_free(&st);

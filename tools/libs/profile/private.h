@@ -162,6 +162,50 @@ int xenprof_priv_stacks_add(struct xenprof_stacks *st,
 /* Free everything st owns and make it empty.  Never fails. */
 void xenprof_priv_stacks_free(struct xenprof_stacks *st) xenprof_hidden;
 
+/*
+ * xenprof_symtab_new() with sizes[i] the size of syms[i] (sizes NULL: no
+ * sizes, as the embedded table): a function then ends at addr + size
+ * (size 0: at the next symbol).  NULL when out of memory.
+ */
+struct xenprof_symtab *xenprof_priv_symtab_new(
+    const struct xenprof_symbol *syms, const uint64_t *sizes, size_t n)
+    xenprof_hidden;
+
+/*
+ * xenprof_symtab_lookup(), also giving the function's start address in
+ * *start (when start is not NULL and a name is returned).
+ */
+const char *xenprof_priv_symtab_find(const struct xenprof_symtab *t,
+                                     uint64_t addr, uint64_t *start)
+    xenprof_hidden;
+
+/*
+ * Where Xen frames get their names when not from the profile's embedded
+ * table (--xen-syms, elf.h): a symbol table, and addr2line's answers for
+ * file:line and inlined frames.
+ */
+struct xenprof_a2l;
+struct xenprof_symsrc {
+    const struct xenprof_symtab *t;     /* NULL: the embedded table */
+    const struct xenprof_a2l *a2l;      /* NULL: no file:line, no inline */
+    int inline_frames;                  /* expand inlined frames */
+};
+
+/*
+ * xenprof_stackset_from_data() and xenprof_write_script() with the names
+ * from src (NULL: the embedded table, as the public functions).  Same
+ * return values.
+ */
+int xenprof_priv_stackset_build(const struct xenprof_data *d,
+                                const struct xenprof_filter *f,
+                                const struct xenprof_symsrc *src,
+                                struct xenprof_stackset **out,
+                                char *err, size_t errlen) xenprof_hidden;
+int xenprof_priv_write_script(const struct xenprof_data *d,
+                              const struct xenprof_filter *f,
+                              const struct xenprof_symsrc *src, FILE *out,
+                              char *err, size_t errlen) xenprof_hidden;
+
 #endif /* XENPROFILE_PRIVATE_H */
 
 /*

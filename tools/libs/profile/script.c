@@ -14,60 +14,26 @@
  * return address (every frame but the first) is looked up at addr - 1,
  * as in the folded output, and the offset is from that function's start.
  * Guest samples show their one IP as "[guest kernel]" or "[guest user]".
+ *
+ * With a symbol source (--xen-syms) the names come from its table; with
+ * addr2line's answers a frame ends with " (file:line)", the line of the
+ * instruction (inside the innermost inlined function), and with
+ * inline_frames the functions inlined at the address come first, each
+ * as a frame "name [inlined] (file:line)" at the same address.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "private.h"
+#include "elf.h"
 
 struct dump {
     const struct xenprof_data *d;
-    struct xenprof_symtab *t;
-    uint64_t *addr;                     /* text symbols, sorted */
-    size_t nr_addr;
+    const struct xenprof_symtab *t;
+    const struct xenprof_symsrc *src;   /* NULL: the embedded table */
     FILE *out;
 };
-
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-    return x < y ? -1 : x > y;
-}
-
-/* The sorted addresses of d's text symbols; 0 or -ENOMEM. */
-static int text_addrs(struct dump *p)
-{
-    const struct xenprof_data *d = p->d;
-    size_t i;
-
-    p->addr = malloc((d->nr_syms ? d->nr_syms : 1) * sizeof(*p->addr));
-    if ( !p->addr )
-        return -ENOMEM;
-    for ( i = 0; i < d->nr_syms; i++ )
-        if ( d->syms[i].type && strchr("TtWw", d->syms[i].type) )
-            p->addr[p->nr_addr++] = d->syms[i].addr;
-    qsort(p->addr, p->nr_addr, sizeof(*p->addr), cmp_u64);
-    return 0;
-}
-
-/* The highest text symbol address <= a (a itself when there is none). */
-static uint64_t sym_start(const struct dump *p, uint64_t a)
-{
-    size_t lo = 0, hi = p->nr_addr, mid;
-
-    while ( lo < hi )
-    {
-        mid = (lo + hi) / 2;
-        if ( p->addr[mid] <= a )
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo ? p->addr[lo - 1] : a;
-}
 
 static const char *dom_name(const struct xenprof_data *d, uint32_t domid)
 {
@@ -130,16 +96,61 @@ static void sample_head(const struct dump *p, const struct xenprof_sample *s)
     fputc('\n', p->out);
 }
 
+/* " (file:line)" of frame f, nothing when its file is unknown. */
+static void put_loc(FILE *out, const struct xenprof_a2l_frame *f)
+{
+    if ( !f || !f->file )
+        return;
+    fprintf(out, " (");
+    put_text(out, f->file);
+    if ( f->line )
+        fprintf(out, ":%lu", f->line);
+    fputc(')', out);
+}
+
+/*
+ * The functions inlined at look (innermost first) as frames of address
+ * a; the location to show for the function that holds them.
+ */
+static const struct xenprof_a2l_frame *inlined(const struct dump *p,
+                                               uint64_t a, uint64_t look)
+{
+    const struct xenprof_a2l_frame *f;
+    size_t i, n;
+
+    if ( !p->src || !p->src->a2l )
+        return NULL;
+    n = xenprof_priv_a2l_get(p->src->a2l, look, &f);
+    if ( !n || !p->src->inline_frames )
+        return n ? &f[0] : NULL;
+    for ( i = 0; i + 1 < n; i++ )
+    {
+        if ( !f[i].func )
+            continue;
+        fprintf(p->out, "\t%016" PRIx64 " ", a);
+        put_text(p->out, f[i].func);
+        fputs(XENPROF_INLINED_SUFFIX, p->out);
+        put_loc(p->out, &f[i]);
+        fputc('\n', p->out);
+    }
+    return &f[n - 1];
+}
+
 static void sample_frames(const struct dump *p,
                           const struct xenprof_sample *s)
 {
+    const struct xenprof_a2l_frame *loc;
     const char *name;
-    uint64_t a, look;
+    uint64_t a, look, start;
     unsigned int i;
 
     for ( i = 0; i < s->nr_frames; i++ )
     {
         a = xenprof_sample_ip(s, i);
+        look = i && a ? a - 1 : a;
+        name = s->mode == XENPROF_MODE_XEN ?
+               xenprof_priv_symtab_find(p->t, look, &start) : NULL;
+        loc = name ? inlined(p, a, look) : NULL;
         fprintf(p->out, "\t%016" PRIx64 " ", a);
         if ( s->mode != XENPROF_MODE_XEN )
         {
@@ -147,15 +158,15 @@ static void sample_frames(const struct dump *p,
                     "[guest kernel]\n" : "[guest user]\n");
             continue;
         }
-        look = i && a ? a - 1 : a;
-        name = xenprof_symtab_lookup(p->t, look);
         if ( !name )
         {
             fprintf(p->out, "[unknown]\n");
             continue;
         }
         put_text(p->out, name);
-        fprintf(p->out, "+0x%" PRIx64 "\n", a - sym_start(p, look));
+        fprintf(p->out, "+0x%" PRIx64, a - start);
+        put_loc(p->out, loc);
+        fputc('\n', p->out);
     }
     fputc('\n', p->out);
 }
@@ -165,18 +176,29 @@ int xenprof_write_script(const struct xenprof_data *d,
                          const struct xenprof_filter *f, FILE *out,
                          char *err, size_t errlen)
 {
-    struct dump p = { .d = d, .out = out };
+    return xenprof_priv_write_script(d, f, NULL, out, err, errlen);
+}
+
+int xenprof_priv_write_script(const struct xenprof_data *d,
+                              const struct xenprof_filter *f,
+                              const struct xenprof_symsrc *src, FILE *out,
+                              char *err, size_t errlen)
+{
+    struct dump p = { .d = d, .src = src, .out = out };
+    struct xenprof_symtab *own = NULL;
     struct xenprof_sample s;
     size_t off = 0;
-    int rc;
+    int rc = 0;
 
     if ( !d || !out )
         return xenprof_priv_err(err, errlen, -EINVAL,
                                 "xenprof_write_script: no data or output");
-    p.t = xenprof_symtab_new(d->syms, d->nr_syms);
-    rc = p.t ? text_addrs(&p) : -ENOMEM;
-    if ( rc )
-        xenprof_priv_err(err, errlen, rc, "script output: out of memory");
+    p.t = src ? src->t : NULL;
+    if ( !p.t )
+        p.t = own = xenprof_symtab_new(d->syms, d->nr_syms);
+    if ( !p.t )
+        rc = xenprof_priv_err(err, errlen, -ENOMEM,
+                              "script output: out of memory");
     while ( !rc && (rc = xenprof_decode_next(d->records, d->records_len,
                                              &off, &s, err, errlen)) > 0 )
     {
@@ -192,8 +214,7 @@ int xenprof_write_script(const struct xenprof_data *d,
         rc = -EIO;
     if ( rc == -EIO )
         xenprof_priv_err(err, errlen, rc, "script output: write error");
-    free(p.addr);
-    xenprof_symtab_free(p.t);
+    xenprof_symtab_free(own);
     return rc;
 }
 

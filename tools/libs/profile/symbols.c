@@ -7,7 +7,9 @@
  * several symbols at one address (aliases) only one is kept: 'T' first,
  * then 'W', 't', 'w', then the one given first.  A function extends to the
  * next higher address; the last one is given LAST_EXTENT bytes, since the
- * table does not say where text ends.
+ * table does not say where text ends.  A table built with sizes (from an
+ * ELF symbol table, elf.c) ends a function at addr + size instead, unless
+ * its size is 0 (assembly labels); aliases get the largest size of theirs.
  *
  * The embedded table names static symbols "path/file.c#name".  The
  * display name drops the "path/file.c#" prefix, unless another kept
@@ -25,6 +27,7 @@
 
 struct entry {
     uint64_t addr;
+    uint64_t size;                      /* 0: to the next symbol */
     const char *name;                   /* into pool */
 };
 
@@ -37,6 +40,7 @@ struct xenprof_symtab {
 /* A text symbol while the table is built. */
 struct cand {
     uint64_t addr;
+    uint64_t size;
     unsigned int rank;                  /* preference among aliases */
     size_t idx;                         /* position in the input */
     const char *full, *shrt;            /* full and short names */
@@ -69,9 +73,12 @@ static int cmp_short(const void *a, const void *b)
     return strcmp((*x)->shrt, (*y)->shrt);
 }
 
-/* The text symbols of syms, sorted, one per address; *m of them. */
-static struct cand *collect(const struct xenprof_symbol *syms, size_t n,
-                            size_t *m)
+/*
+ * The text symbols of syms (with sizes[i], or 0 when sizes is NULL),
+ * sorted, one per address; *m of them.
+ */
+static struct cand *collect(const struct xenprof_symbol *syms,
+                            const uint64_t *sizes, size_t n, size_t *m)
 {
     struct cand *c = malloc((n ? n : 1) * sizeof(*c));
     const char *hash;
@@ -87,6 +94,7 @@ static struct cand *collect(const struct xenprof_symbol *syms, size_t n,
             continue;
         hash = strrchr(syms[i].name, '#');
         c[k].addr = syms[i].addr;
+        c[k].size = sizes ? sizes[i] : 0;
         c[k].rank = rank;
         c[k].idx = i;
         c[k].full = syms[i].name;
@@ -97,6 +105,8 @@ static struct cand *collect(const struct xenprof_symbol *syms, size_t n,
     for ( i = 0, *m = 0; i < k; i++ )
         if ( !*m || c[*m - 1].addr != c[i].addr )
             c[(*m)++] = c[i];
+        else if ( c[i].size > c[*m - 1].size )
+            c[*m - 1].size = c[i].size;
     return c;
 }
 
@@ -139,6 +149,7 @@ static int fill(struct xenprof_symtab *t, const struct cand *c, size_t m)
         len = strlen(c[i].disp) + 1;
         memcpy(p, c[i].disp, len);
         t->e[i].addr = c[i].addr;
+        t->e[i].size = c[i].size;
         t->e[i].name = p;
         p += len;
     }
@@ -147,8 +158,8 @@ static int fill(struct xenprof_symtab *t, const struct cand *c, size_t m)
 }
 
 /* NULL when out of memory.  syms may be NULL when n is 0. */
-struct xenprof_symtab *xenprof_symtab_new(const struct xenprof_symbol *syms,
-                                          size_t n)
+struct xenprof_symtab *xenprof_priv_symtab_new(
+    const struct xenprof_symbol *syms, const uint64_t *sizes, size_t n)
 {
     struct xenprof_symtab *t = calloc(1, sizeof(*t));
     struct cand *c = NULL;
@@ -156,7 +167,7 @@ struct xenprof_symtab *xenprof_symtab_new(const struct xenprof_symbol *syms,
 
     if ( !t || (n && !syms) )
         goto fail;
-    c = collect(syms, n, &m);
+    c = collect(syms, sizes, n, &m);
     if ( !c || choose_names(c, m) || fill(t, c, m) )
         goto fail;
     free(c);
@@ -166,6 +177,13 @@ struct xenprof_symtab *xenprof_symtab_new(const struct xenprof_symbol *syms,
     free(c);
     xenprof_symtab_free(t);
     return NULL;
+}
+
+/* NULL when out of memory.  syms may be NULL when n is 0. */
+struct xenprof_symtab *xenprof_symtab_new(const struct xenprof_symbol *syms,
+                                          size_t n)
+{
+    return xenprof_priv_symtab_new(syms, NULL, n);
 }
 
 void xenprof_symtab_free(struct xenprof_symtab *t)
@@ -178,8 +196,8 @@ void xenprof_symtab_free(struct xenprof_symtab *t)
 }
 
 /* NULL also when t is NULL or empty. */
-const char *xenprof_symtab_lookup(const struct xenprof_symtab *t,
-                                  uint64_t addr)
+const char *xenprof_priv_symtab_find(const struct xenprof_symtab *t,
+                                     uint64_t addr, uint64_t *start)
 {
     size_t lo = 0, hi, mid;
 
@@ -194,9 +212,21 @@ const char *xenprof_symtab_lookup(const struct xenprof_symtab *t,
         else
             hi = mid;
     }
-    if ( lo == t->n - 1 && addr - t->e[lo].addr >= LAST_EXTENT )
+    if ( t->e[lo].size && addr - t->e[lo].addr >= t->e[lo].size )
         return NULL;
+    if ( !t->e[lo].size && lo == t->n - 1 &&
+         addr - t->e[lo].addr >= LAST_EXTENT )
+        return NULL;
+    if ( start )
+        *start = t->e[lo].addr;
     return t->e[lo].name;
+}
+
+/* NULL also when t is NULL or empty. */
+const char *xenprof_symtab_lookup(const struct xenprof_symtab *t,
+                                  uint64_t addr)
+{
+    return xenprof_priv_symtab_find(t, addr, NULL);
 }
 
 /*

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
  * mkseeds.c: the seed corpus of the harnesses, written into DIR/data,
- * DIR/records and DIR/folded: small synthetic profiles (synth.h) as data
- * files, their record streams, and folded text (plain and differential).
+ * DIR/records, DIR/folded and DIR/elf: small synthetic profiles (synth.h)
+ * as data files, their record streams, folded text (plain and
+ * differential), and crafted xen-syms ELF files (elf-craft.h).
  * The committed corpus/ was made by `make seeds`; the same seeds give
  * the same files.
  *
@@ -14,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "elf-craft.h"
 #include "synth.h"
 
 static const char *dir;
@@ -80,6 +82,20 @@ static void profile(const char *name, uint64_t seed, size_t samples,
     xenprof_data_free(d);
 }
 
+/* The crafted ELF and two variants. */
+static void elves(void)
+{
+    static uint8_t buf[CRAFT_MAX];
+    struct craft_opts o = { 0 };
+    struct craft_layout l;
+
+    save("elf", "crafted.elf", buf, craft_elf(buf, &o, &l));
+    o.dwarf = o.no_note = true;
+    save("elf", "dwarf-nonote.elf", buf, craft_elf(buf, &o, &l));
+    o = (struct craft_opts){ .no_funcs = true };
+    save("elf", "nofuncs.elf", buf, craft_elf(buf, &o, &l));
+}
+
 int main(int argc, char **argv)
 {
     static const char plain[] =
@@ -103,5 +119,6 @@ int main(int argc, char **argv)
     profile("empty", 3, 0, 0);
     save("folded", "plain", plain, sizeof(plain) - 1);
     save("folded", "diff", diff, sizeof(diff) - 1);
+    elves();
     return 0;
 }

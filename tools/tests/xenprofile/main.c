@@ -4,15 +4,6 @@
  */
 #include "test.h"
 
-/*
- * Suites of the analysis code, registered while they are being written
- * (weak until every one exists; see test.h).
- */
-void test_stackset(void) __attribute__((weak));
-void test_flamegraph(void) __attribute__((weak));
-void test_report(void) __attribute__((weak));
-void test_pprof(void) __attribute__((weak));
-
 int main(void)
 {
     test_decode();
@@ -22,14 +13,11 @@ int main(void)
     test_write();
     test_symbols();
     test_folded();
-    if ( test_stackset )
-        test_stackset();
-    if ( test_flamegraph )
-        test_flamegraph();
-    if ( test_report )
-        test_report();
-    if ( test_pprof )
-        test_pprof();
+    test_stackset();
+    test_flamegraph();
+    test_report();
+    test_pprof();
+    test_xensyms();
     tmpdir_done();
     return tap_done();
 }

@@ -72,5 +72,10 @@ void test_crafted(void);
 void test_write(void);
 void test_symbols(void);
 void test_folded(void);
+void test_stackset(void);
+void test_flamegraph(void);
+void test_report(void);
+void test_pprof(void);
+void test_xensyms(void);
 
 #endif /* XENPROFILE_TEST_H */
