@@ -16,16 +16,19 @@ top=${OVERLAY_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
 state=$src.state
 applied=$state/applied
 
-origin="tarball $(sha256sum "$tarball" 2>/dev/null | cut -d' ' -f1)"
-[ -n "${XEN_SRC:-}" ] && origin="dir $(cd "$XEN_SRC" && pwd)"
+if [ -n "${XEN_SRC:-}" ]; then
+    [ -f "$XEN_SRC/xen/Makefile" ] ||
+        { echo "error: XEN_SRC=$XEN_SRC is not a Xen tree (no xen/Makefile)" >&2; exit 1; }
+    origin="dir $(cd "$XEN_SRC" && pwd)"
+else
+    origin="tarball $(sha256sum "$tarball" 2>/dev/null | cut -d' ' -f1)"
+fi
 
 # 1. Unpack.
 if [ "$(cat "$state/origin" 2>/dev/null)" != "$origin" ] || [ ! -d "$src/xen" ]; then
     rm -rf "$src" "$state"
     mkdir -p "$src" "$applied"
     if [ -n "${XEN_SRC:-}" ]; then
-        [ -f "$XEN_SRC/xen/Makefile" ] ||
-            { echo "error: XEN_SRC=$XEN_SRC is not a Xen tree" >&2; exit 1; }
         echo "copying $XEN_SRC"
         tar -C "$XEN_SRC" --exclude=.git -cf - . | tar -C "$src" -xf -
     else

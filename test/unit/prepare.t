@@ -11,7 +11,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 prep() { OVERLAY_DIR=$tmp/ov "$top/scripts/prepare.sh" "$tarball" "$tmp/src" > "$tmp/log" 2>&1; }
 
-plan 11
+plan 13
 [ -n "$tarball" ] || { echo "Bail out! no tarball in $BUILD/dl (run make fetch)"; exit 1; }
 mkdir -p "$tmp/ov/xen/common" "$tmp/ov/tools/misc" "$tmp/ov/patches"
 echo "/* a */" > "$tmp/ov/xen/common/a.c"
@@ -79,4 +79,21 @@ echo 0003-missing.patch >> "$tmp/ov/patches/series"
 prep
 check "a series entry without a file fails and says so" \
     sh -c "test $? -ne 0 && grep -q 'missing 0003-missing.patch' '$tmp/log'"
+
+# XEN_SRC: any Xen checkout instead of the tarball (here: an unpacked one).
+sed -i '/0003-missing/d' "$tmp/ov/patches/series"
+mkdir "$tmp/checkout"
+tar -C "$tmp/checkout" --strip-components=1 -xf "$tarball"
+mkdir "$tmp/checkout/.git"
+XEN_SRC=$tmp/checkout OVERLAY_DIR=$tmp/ov "$top/scripts/prepare.sh" "$tarball" \
+    "$tmp/src" > "$tmp/log" 2>&1
+rc=$?
+check "XEN_SRC=<dir> is copied instead (without .git), patched, overlaid" \
+    sh -c "[ $rc -eq 0 ] && grep -q 'copying $tmp/checkout' '$tmp/log' &&
+           [ ! -e '$tmp/src/.git' ] && grep -q 'PATCHED TWO' '$tmp/src/README' &&
+           grep -q b2 '$tmp/src/tools/misc/b.c' && [ ! -e '$tmp/checkout/tools/misc/b.c' ]"
+XEN_SRC=$tmp/nowhere OVERLAY_DIR=$tmp/ov "$top/scripts/prepare.sh" "$tarball" \
+    "$tmp/src2" > "$tmp/log" 2>&1
+check "XEN_SRC that is not a Xen tree fails and says so" \
+    sh -c "[ $? -ne 0 ] && grep -q 'is not a Xen tree' '$tmp/log'"
 finish
