@@ -2,7 +2,7 @@
 /*
  * helpers.c: record encoder, temporary folder and file helpers for the
  * unit tests.  The encoder writes byte by byte from the layout of
- * xen/include/public/profile.h, independently of the library's decoder.
+ * xen/include/public/profilectl.h, independently of the library's decoder.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -164,4 +164,35 @@ uint32_t test_crc32(const void *buf, size_t len)
             crc = (crc >> 1) ^ (0xedb88320 & -(crc & 1));
     }
     return ~crc;
+}
+
+/* Compare with want; on a difference, show the first differing line. */
+bool same_text(const char *got, const char *want)
+{
+    const char *g = got ? got : "", *w = want;
+    unsigned int line = 1;
+
+    if ( got && !strcmp(got, want) )
+        return true;
+    for ( ; *g && *g == *w; g++, w++ )
+        line += *g == '\n';
+    while ( g > (got ? got : "") && g[-1] != '\n' )
+        g--, w--;
+    tap_diag("line %u: expected \"%.*s\"", line, (int)strcspn(w, "\n"), w);
+    tap_diag("line %u: got      \"%.*s\"", line, (int)strcspn(g, "\n"), g);
+    tap_diag("got:\n%s", got ? got : "(nothing)");
+    return false;
+}
+
+/* A stack set parsed from folded text; NULL on failure. */
+struct xenprof_stackset *stackset_of_text(const char *text)
+{
+    struct xenprof_stackset *s = NULL;
+    FILE *f = fmemopen((void *)text, strlen(text), "r");
+
+    if ( f && xenprof_stackset_read_folded(f, &s, NULL, NULL, 0) )
+        s = NULL;
+    if ( f )
+        fclose(f);
+    return s;
 }

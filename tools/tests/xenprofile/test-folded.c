@@ -135,24 +135,6 @@ static int folded(const struct xenprof_data *d, int guest, char **out,
     return rc;
 }
 
-/* Compare with want; on a difference, show the first differing line. */
-static bool same_text(const char *got, const char *want)
-{
-    const char *g = got ? got : "", *w = want;
-    unsigned int line = 1;
-
-    if ( got && !strcmp(got, want) )
-        return true;
-    for ( ; *g && *g == *w; g++, w++ )
-        line += *g == '\n';
-    while ( g > (got ? got : "") && g[-1] != '\n' )
-        g--, w--;
-    tap_diag("line %u: expected \"%.*s\"", line, (int)strcspn(w, "\n"), w);
-    tap_diag("line %u: got      \"%.*s\"", line, (int)strcspn(g, "\n"), g);
-    tap_diag("got:\n%s", got ? got : "(nothing)");
-    return false;
-}
-
 static void golden(void)
 {
     struct xenprof_data *d = profile(1), *d2 = profile(5);

@@ -61,29 +61,6 @@ static char *check_tables(const struct dprof *d, const char *what)
     return folded;
 }
 
-/* Compare with want; on a difference, show both. */
-static bool same_text(const char *got, const char *want)
-{
-    if ( got && !strcmp(got, want) )
-        return true;
-    tap_diag("expected:\n%s", want);
-    tap_diag("got:\n%s", got ? got : "(nothing)");
-    return false;
-}
-
-/* A stack set parsed from folded text; NULL on failure. */
-static struct xenprof_stackset *from_text(const char *text)
-{
-    struct xenprof_stackset *s = NULL;
-    FILE *f = fmemopen((void *)text, strlen(text), "r");
-
-    if ( f && xenprof_stackset_read_folded(f, &s, NULL, NULL, 0) )
-        s = NULL;
-    if ( f )
-        fclose(f);
-    return s;
-}
-
 static void folded_input(void)
 {
     static const char text[] =
@@ -92,7 +69,7 @@ static void folded_input(void)
         "main_loop;do_work 1\n"
         "main_loop;do_work;helper;leaf 3\n"
         "main_loop;helper 4\n";
-    struct xenprof_stackset *s = from_text(text);
+    struct xenprof_stackset *s = stackset_of_text(text);
     struct dprof d = { 0 };
     uint8_t *raw = NULL, *raw2 = NULL;
     size_t len = 0, len2 = 0;
@@ -353,7 +330,7 @@ static void big(void)
         fputs(" 1\n", f);
         fclose(f);
     }
-    s = text ? from_text(text) : NULL;
+    s = text ? stackset_of_text(text) : NULL;
     want = text ? sort_lines(text) : NULL;
     rc = s && want ? pprof_run(s, NULL, &d, &blocks, NULL, NULL) : -ENOMEM;
     if ( tap_ok(!rc && blocks > 1, "pprof big: %u stored blocks, CRC-32 "
@@ -378,7 +355,7 @@ static void utf8(void)
         "\xf4\x90\x80\x80;\xf0\x9f\x94\xa5;cut\xe2\x82 1\n";
     static const char want[] =
         "ok\xc3\xa9;bad?? name;??;???;????;\xf0\x9f\x94\xa5;cut?? 1\n";
-    struct xenprof_stackset *s = from_text(text);
+    struct xenprof_stackset *s = stackset_of_text(text);
     struct dprof d = { 0 };
     unsigned int blocks;
     char *folded = NULL;
@@ -395,7 +372,7 @@ static void utf8(void)
 /* Values are int64: a count past INT64_MAX is written as INT64_MAX. */
 static void clamp(void)
 {
-    struct xenprof_stackset *s = from_text("a;b 18446744073709551615\n");
+    struct xenprof_stackset *s = stackset_of_text("a;b 18446744073709551615\n");
     struct xenprof_data *p = profile();
     struct dprof d = { 0 };
     unsigned int blocks;
@@ -419,7 +396,7 @@ static void clamp(void)
 
 static void failures(void)
 {
-    struct xenprof_stackset *s = from_text("a;b 1\n");
+    struct xenprof_stackset *s = stackset_of_text("a;b 1\n");
     FILE *full = fopen("/dev/full", "w");
     char err[256] = "";
     int rc;

@@ -61,22 +61,6 @@ void run_free(struct run *r)
     free(r->err);
 }
 
-bool same_text_report(const char *got, const char *want)
-{
-    const char *g = got ? got : "", *w = want;
-    unsigned int line = 1;
-
-    if ( got && !strcmp(got, want) )
-        return true;
-    for ( ; *g && *g == *w; g++, w++ )
-        line += *g == '\n';
-    while ( g > (got ? got : "") && g[-1] != '\n' )
-        g--, w--;
-    tap_diag("line %u: expected \"%.*s\"", line, (int)strcspn(w, "\n"), w);
-    tap_diag("line %u: got      \"%.*s\"", line, (int)strcspn(g, "\n"), g);
-    return false;
-}
-
 /*
  * A small JSON checker (RFC 8259): returns the end of the value at p, or
  * NULL when it is not valid.

@@ -183,22 +183,9 @@ static const struct {
 
 #define NR_HISTS (sizeof(hists_expected) / sizeof(*hists_expected))
 
-/* The stack set of folded text; NULL on failure. */
-static struct xenprof_stackset *set_of(const char *text)
-{
-    struct xenprof_stackset *s = NULL;
-    FILE *f = fmemopen((void *)text, strlen(text), "r");
-
-    if ( f && xenprof_stackset_read_folded(f, &s, NULL, NULL, 0) )
-        s = NULL;
-    if ( f )
-        fclose(f);
-    return s;
-}
-
 static void hists_cumulate(void)
 {
-    struct xenprof_stackset *s = set_of(hists_folded);
+    struct xenprof_stackset *s = stackset_of_text(hists_folded);
     struct xenprof_tree *t = NULL;
     struct xenprof_func *fn = NULL;
     size_t n = 0, i, k, bad = 0;
@@ -257,28 +244,28 @@ static void callees(void)
         "a;b;c 3\na;b;d 2\na;e 1\nb;c 4\nx;y;x;z 2\nx;y 1\n";
     static const char want_b[] = "0 b 9\n1 c 7\n1 d 2\n";
     static const char want_x[] = "0 x 3\n1 y 3\n2 x 2\n3 z 2\n";
-    struct xenprof_stackset *s = set_of(text);
+    struct xenprof_stackset *s = stackset_of_text(text);
     struct xenprof_tree *t = NULL, *c = NULL;
     char buf[4096] = "";
 
     if ( s && !xenprof_priv_tree_build(s, &t) &&
          !xenprof_priv_tree_callees(t, "b", &c) )
         xenprof_priv_tree_walk(c, 0, cg_line, buf);
-    tap_ok(c && same_text_report(buf, want_b),
+    tap_ok(c && same_text(buf, want_b),
            "tree: callees of b merged from two call sites");
     xenprof_priv_tree_free(c);
     c = NULL;
     buf[0] = '\0';
     if ( t && !xenprof_priv_tree_callees(t, "x", &c) )
         xenprof_priv_tree_walk(c, 0, cg_line, buf);
-    tap_ok(c && same_text_report(buf, want_x),
+    tap_ok(c && same_text(buf, want_x),
            "tree: callees of a recursive function, from its outermost call");
     xenprof_priv_tree_free(c);
     c = NULL;
     buf[0] = '\0';
     if ( t && !xenprof_priv_tree_callees(t, "b", &c) )
         xenprof_priv_tree_walk(c, 3, cg_line, buf);
-    tap_ok(c && same_text_report(buf, "0 b 9\n1 c 7\n"),
+    tap_ok(c && same_text(buf, "0 b 9\n1 c 7\n"),
            "tree: the walk leaves out nodes below the minimum");
     xenprof_priv_tree_free(c);
     c = NULL;
@@ -349,7 +336,7 @@ static void callgraph_text(void)
 
     report_of(&r, "a;b;c 3\na;b;d 2\na;e 1\nb;c 4\n", "cg.folded", args);
     p = r.out ? strstr(r.out, "\n# Functions") : NULL;
-    tap_ok(!r.rc && p && same_text_report(p, want_callgraph),
+    tap_ok(!r.rc && p && same_text(p, want_callgraph),
            "report: --callgraph of a small tree, exact text");
     run_free(&r);
     report_of(&r, "a;b;c 3\na;b;d 2\na;e 1\nb;c 4\n", "cg.folded", jargs);
@@ -443,7 +430,7 @@ static void golden_report(void)
     run_report(&r, args);
     p = r.out ? strchr(r.out, '\n') : NULL;
     tap_ok(!r.rc && p && !strncmp(r.out, "# Profile:  ", 12) &&
-           same_text_report(p + 1, want_report),
+           same_text(p + 1, want_report),
            "report: the hand-built profile, exact text (rc %d, %s)", r.rc,
            r.err);
     run_free(&r);

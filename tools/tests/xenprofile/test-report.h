@@ -38,8 +38,6 @@ long long json_number(const char *text, const char *from, const char *key);
 /* The sum of every `"total": N` in the array after `key`, or -1. */
 long long json_sum_totals(const char *text, const char *key);
 
-/* Exact text comparison; diagnostics name the first differing line. */
-bool same_text_report(const char *got, const char *want);
 
 /* The suites: the report (test-report.c) and its CLI (test-report-cli.c). */
 void test_report(void);

@@ -72,6 +72,14 @@ void test_crafted(void);
 void test_write(void);
 void test_symbols(void);
 void test_folded(void);
+/*
+ * Is got (may be NULL) want?  If not, show the first differing line and
+ * all of got as diagnostics.
+ */
+bool same_text(const char *got, const char *want);
+/* A stack set parsed from folded text; NULL on failure. */
+struct xenprof_stackset *stackset_of_text(const char *text);
+
 void test_stackset(void);
 void test_flamegraph(void);
 void test_report(void);
