@@ -13,6 +13,7 @@
 top=$(cd "$(dirname "$0")/../.." && pwd)
 : "${BUILD:=$top/build}"
 . "$top/test/lib/tap.sh"
+. "$top/test/lib/npm.sh"
 PLAYWRIGHT=playwright-core@1.65.1
 CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 here=$top/test/browser
@@ -23,26 +24,12 @@ mkdir -p "$BUILD/tests/browser" "$BUILD/npm" &&
     out=$(cd "$BUILD/tests/browser" && pwd) &&
     npmdir=$(cd "$BUILD/npm" && pwd) ||
     { echo "Bail out! cannot create $BUILD/tests/browser"; exit 1; }
-# fail DESC [LOG]: the one check of a test that cannot run, and its log.
-fail() {
-    plan 1
-    nok "$1"
-    [ -f "${2:-}" ] && tail -n 30 "$2" | sed 's/^/# /'
-    exit 1
-}
 
 if [ ! -x "$CHROMIUM" ]; then
     echo "Bail out! chromium not installed (make deps installs it)"
     exit 1
 fi
-command -v node > /dev/null && command -v npm > /dev/null ||
-    fail "node and npm are needed (Debian: apt-get install nodejs npm)"
-mod="$npmdir/node_modules/playwright-core/package.json"
-if ! grep -q "\"version\": \"${PLAYWRIGHT#*@}\"" "$mod" 2> /dev/null; then
-    npm install --prefix "$npmdir" --no-audit --no-fund --save-exact \
-        "$PLAYWRIGHT" > "$out/npm.log" 2>&1 ||
-        fail "npm install $PLAYWRIGHT (log: $out/npm.log)" "$out/npm.log"
-fi
+npm_need "$PLAYWRIGHT" "$npmdir" "$out/npm.log"
 
 cli=$out/xenprofile
 ok_cli=1

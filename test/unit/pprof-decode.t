@@ -11,28 +11,15 @@
 top=$(cd "$(dirname "$0")/../.." && pwd)
 : "${BUILD:=$top/build}"
 . "$top/test/lib/tap.sh"
+. "$top/test/lib/npm.sh"
 PPROF_FORMAT=pprof-format@2.3.2
 
 mkdir -p "$BUILD/tests/pprof-decode" "$BUILD/npm" &&
     out=$(cd "$BUILD/tests/pprof-decode" && pwd) &&
     npmdir=$(cd "$BUILD/npm" && pwd) ||
     { echo "Bail out! cannot create $BUILD/tests/pprof-decode"; exit 1; }
-# fail DESC [LOG]: the one check of a test that cannot run, and its log.
-fail() {
-    plan 1
-    nok "$1"
-    [ -f "${2:-}" ] && tail -n 30 "$2" | sed 's/^/# /'
-    exit 1
-}
 
-command -v node > /dev/null && command -v npm > /dev/null ||
-    fail "node and npm are needed (Debian: apt-get install nodejs npm)"
-mod="$npmdir/node_modules/pprof-format/package.json"
-if ! grep -q "\"version\": \"${PPROF_FORMAT#*@}\"" "$mod" 2> /dev/null; then
-    npm install --prefix "$npmdir" --no-audit --no-fund "$PPROF_FORMAT" \
-        > "$out/npm.log" 2>&1 ||
-        fail "npm install $PPROF_FORMAT (log: $out/npm.log)" "$out/npm.log"
-fi
+npm_need "$PPROF_FORMAT" "$npmdir" "$out/npm.log"
 make -s --no-print-directory -C "$top/tools/tests/xenprofile-bench" \
     O="$out" "$out/pprof-expect" > "$out/build.log" 2>&1 ||
     fail "build pprof-expect (log: $out/build.log)" "$out/build.log"
