@@ -25,7 +25,7 @@ one_line_error() {
     diag "$(cat err.txt)"
 }
 
-plan 43
+plan 45
 xl profile discard >/dev/null 2>&1    # a leftover of an aborted run
 check "status says idle" sh -c 'xl profile status | grep -q "^state *: idle"'
 check "stop when idle fails, saying so" \
@@ -191,6 +191,20 @@ check "record saved the samples ($rsaved) and the folded stacks" \
     sh -c "[ '${rsaved:-0}' -gt 0 ] && [ -s record.data ] && [ -s record.folded ]"
 check "record left no spool file and no session" \
     sh -c "! ls record.data.spool.* >/dev/null 2>&1 && xl profile status | grep -q '^state *: idle'"
+
+# record where neither the spool nor the data file can be written: no
+# sample is drained or lost; stop run again saves them all.
+xl profile record -F "$hz" --data /proc/no-such-dir/r.data -- sleep 2 \
+    > record-fail.txt 2>&1
+rfrc=$?
+kept=$(xl profile status | awk '$2 == "stopped" { s += $6 } END { print s + 0 }')
+xl profile stop --data record-retry.data > record-retry.txt 2>&1
+rsaved=$(sed -n 's/^\([0-9]*\) samples.*/\1/p' record-retry.txt)
+cat record-fail.txt record-retry.txt
+check "record that cannot write fails and says the samples are kept" \
+    sh -c "[ $rfrc -ne 0 ] && grep -q 'kept in Xen' record-fail.txt"
+check "none was drained away: stop saves all of them ($rsaved of $kept)" \
+    sh -c "[ $kept -gt 100 ] && [ '${rsaved:-0}' -eq $kept ]"
 
 # CPU hotplug in a session: an offlined pCPU's samples stay readable, a
 # pCPU onlined again is left out, and status says so.

@@ -354,32 +354,67 @@ static int profile_stop(int argc, char **argv)
                 argv[optind]);
         return EXIT_FAILURE;
     }
-    return save_profile("stop", data_path, folded) ?
+    return save_profile("stop", data_path, folded, NULL, 0) ?
            EXIT_FAILURE : EXIT_SUCCESS;
 }
 
-/* Append all records drained from Xen (consumed) to the spool fd. */
-static int drain_to_spool(int fd)
-{
-    void *buf = NULL;
-    size_t len = 0;
-    int rc = libxl_profile_read_all(ctx, 0, &buf, &len);
+/*
+ * The spool of `record`: records consumed from Xen are kept in buf until
+ * they are all written to fd, so that a full disk delays draining instead
+ * of losing samples.  Without a spool (fd < 0) nothing is drained: the
+ * samples stay in Xen.
+ */
+struct spool {
+    int fd;
+    void *buf;                      /* consumed, not yet written */
+    size_t len, done;               /* bytes in buf, bytes written */
+};
 
-    /* Even on failure, buf holds consumed records: keep them. */
-    if (len && write(fd, buf, len) != (ssize_t)len)
-        rc = -1;
-    if (len && fsync(fd))
-        rc = -1;
-    free(buf);
-    return rc;
+/* Write what is pending; 0 when nothing is left. */
+static int spool_flush(struct spool *sp)
+{
+    ssize_t n;
+
+    while (sp->done < sp->len) {
+        n = write(sp->fd, (char *)sp->buf + sp->done, sp->len - sp->done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        sp->done += n;
+    }
+    /* Written: a failed fsync() must not make us write it twice. */
+    if (sp->len)
+        fsync(sp->fd);
+    free(sp->buf);
+    sp->buf = NULL;
+    sp->len = sp->done = 0;
+    return 0;
 }
 
-/* Run argv, draining the rings into fd every second; its wait status. */
-static int run_command(char **argv, int fd, int *status)
+/* Drain the rings into the spool, once earlier records are written. */
+static int spool_drain(struct spool *sp)
+{
+    int rc;
+
+    if (sp->fd < 0)
+        return 0;
+    if (spool_flush(sp))
+        return -1;
+    /* Even on failure, buf holds consumed records: keep them. */
+    rc = libxl_profile_read_all(ctx, 0, &sp->buf, &sp->len);
+    return spool_flush(sp) ? -1 : rc;
+}
+
+/*
+ * Run argv, draining the rings into sp every second; its wait status in
+ * *status.  -1 when it could not be run (said in one line).
+ */
+static int run_command(char **argv, struct spool *sp, int *status)
 {
     void (*old)(int) = signal(SIGINT, SIG_IGN);
     pid_t pid = fork();
-    int rc = 0;
+    bool warned = false;
 
     if (pid < 0) {
         perror("xl profile record: fork");
@@ -395,13 +430,15 @@ static int run_command(char **argv, int fd, int *status)
     }
     while (waitpid(pid, status, WNOHANG) != pid) {
         sleep(1);
-        if (drain_to_spool(fd) && !rc) {
+        if (spool_drain(sp) && !warned) {
             fprintf(stderr, "xl profile record: warning: cannot drain the "
-                    "samples now; they stay in Xen\n");
-            rc = 1;
+                    "samples into the spool now; retrying\n");
+            warned = true;
         }
     }
     signal(SIGINT, old);
+    /* What still cannot be written stays in sp->buf for save_profile(). */
+    spool_flush(sp);
     return 0;
 }
 
@@ -419,8 +456,9 @@ static int profile_record(int argc, char **argv)
     libxl_profile_params p = { .max_depth = DEFAULT_DEPTH };
     const char *data_path = "xenprofile.data", *folded = NULL;
     libxl_bitmap cpumap;
+    struct spool sp = { .fd = -1 };
     struct state s;
-    int opt, fd = -1, status = 0, ret = EXIT_FAILURE;
+    int opt, status = 0, ret = EXIT_FAILURE;
 
     libxl_bitmap_init(&cpumap);
     SWITCH_FOREACH_OPT(opt, "F:c:s:C:g:b:e:o:d:", opts, "profile record", 1) {
@@ -440,8 +478,8 @@ static int profile_record(int argc, char **argv)
     state_load(&s);
     snprintf(s.spool, sizeof(s.spool), "%s.spool.%d", data_path,
              (int)getpid());
-    fd = open(s.spool, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (fd < 0)
+    sp.fd = open(s.spool, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (sp.fd < 0)
         fprintf(stderr, "xl profile record: warning: cannot create %s: %s; "
                 "samples will only be read at the end\n", s.spool,
                 strerror(errno));
@@ -449,13 +487,15 @@ static int profile_record(int argc, char **argv)
         state_save(&s);
     state_free(&s);
 
-    if (!run_command(argv + optind, fd, &status) &&
-        !save_profile("record", data_path, folded))
+    if (!run_command(argv + optind, &sp, &status) &&
+        !save_profile("record", data_path, folded,
+                      (char *)sp.buf + sp.done, sp.len - sp.done))
         ret = WIFEXITED(status) ? WEXITSTATUS(status) : EXIT_FAILURE;
 
  out:
-    if (fd >= 0)
-        close(fd);
+    if (sp.fd >= 0)
+        close(sp.fd);
+    free(sp.buf);
     libxl_bitmap_dispose(&cpumap);
     return ret;
 }

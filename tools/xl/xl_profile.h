@@ -53,10 +53,12 @@ extern const char *const event_names[XL_PROFILE_NR_EVENTS];
 
 /*
  * Stop the session if it runs and save every sample to data_path (and
- * folded, if not NULL) before releasing them in Xen.  0, or -1 after a
- * one-line message; the samples are then kept.
+ * folded, if not NULL) before releasing them in Xen: those of the spool,
+ * pre[0..pre_len) (records already consumed from Xen, if any) and those in
+ * Xen.  0, or -1 after a one-line message; the samples in Xen and in the
+ * spool are then kept.
  */
 int save_profile(const char *verb, const char *data_path,
-                 const char *folded);
+                 const char *folded, const void *pre, size_t pre_len);
 
 #endif /* XL_PROFILE_H */

@@ -162,13 +162,14 @@ static int write_folded(const struct xenprof_data *d, const char *path)
 
 /*
  * Stop the session if it runs, save every sample (those `record` drained
- * into its spool file, and those still in Xen, copied without consuming
- * them) to data_path and, if asked, folded, and only then release them in
- * Xen and remove the spool.  Returns 0, or -1 after a one-line message;
- * the samples are then kept (in Xen and in the spool).
+ * into its spool file, pre[0..pre_len) that it drained but could not
+ * write there, and those still in Xen, copied without consuming them) to
+ * data_path and, if asked, folded, and only then release them in Xen and
+ * remove the spool.  Returns 0, or -1 after a one-line message; the
+ * samples in Xen and in the spool are then kept.
  */
 int save_profile(const char *verb, const char *data_path,
-                        const char *folded)
+                 const char *folded, const void *pre, size_t pre_len)
 {
     void *spool = NULL;
     int spool_len = 0;
@@ -214,7 +215,8 @@ int save_profile(const char *verb, const char *data_path,
                 "earlier from %s\n", verb, s.spool);
         goto keep;
     }
-    if (!d || xenprof_data_add_records(d, buf, len) ||
+    if (!d || xenprof_data_add_records(d, pre, pre_len) ||
+        xenprof_data_add_records(d, buf, len) ||
         fill_meta(d, &st, &s) || fill_tables(d, &s))
         goto keep;
     if (xenprof_data_write(d, data_path, err, sizeof(err))) {
