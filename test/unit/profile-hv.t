@@ -18,4 +18,15 @@ if ! mk O="$out" all > "$out/build.log" 2>&1; then
     exit 1
 fi
 mk O="$out" run 2>&1 | sed 's/^make: /# make: /'
-exit "${PIPESTATUS[0]}"
+rc=${PIPESTATUS[0]}
+# The same checks again under AddressSanitizer and UBSan, as one check:
+# the stack walks must read nothing they were not allowed to.
+if mk O="$out" run-asan > "$out/asan.log" 2>&1 &&
+   ! grep -q '^not ok' "$out/asan.log"; then
+    echo "ok - the same $(grep -c '^ok' "$out/asan.log") checks pass under ASan and UBSan"
+else
+    echo "not ok - the checks under ASan and UBSan"
+    sed 's/^/# /' "$out/asan.log" | tail -40
+    rc=1
+fi
+exit "$rc"

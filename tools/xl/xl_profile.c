@@ -31,6 +31,7 @@
 #include <libxl_utils.h>
 #include <libxlutil.h>
 #include <xenprofile.h>
+#include <xen/profilectl.h>
 
 #include "xl.h"
 #include "xl_parse.h"
@@ -149,6 +150,17 @@ static void start_error(const char *verb, int rc,
         fprintf(stderr, "xl profile %s: Xen refused these parameters "
                 "(rate, period, pCPU list or ring size out of range)\n",
                 verb);
+    else if (rc == ERROR_FAIL && e == E2BIG)
+        fprintf(stderr, "xl profile %s: the rings would take more than "
+                "Xen allows (%u MiB in all, and a 1/%u of its free memory): "
+                "use a smaller -b or fewer pCPUs (-C)\n", verb,
+                XEN_PROFILE_MAX_TOTAL_MIB, XEN_PROFILE_FREE_FRACTION);
+    else if (rc == ERROR_FAIL && e == EIO)
+        fprintf(stderr, "xl profile %s: no pCPU could be started (the "
+                "counters could not be programmed; see `xl dmesg`)\n", verb);
+    else if (rc == ERROR_NOMEM)
+        fprintf(stderr, "xl profile %s: Xen has not enough memory for the "
+                "rings: use a smaller -b or fewer pCPUs (-C)\n", verb);
     else if (rc == ERROR_FAIL && (e == EPERM || e == EACCES))
         fprintf(stderr, "xl profile %s: permission denied (only the "
                 "control domain may profile; FLASK: xen2:profile_op)\n",
@@ -187,8 +199,13 @@ static int do_start(const char *verb, libxl_profile_params *p,
 
     if (libxl_profile_get_status(ctx, &st))
         return 0;
-    for (i = 0; i < st.nr_cpus; i++)
+    for (i = 0; i < st.nr_cpus; i++) {
         n += !!(st.cpus[i].flags & LIBXL_PROFILE_CPU_SAMPLED);
+        if (st.cpus[i].flags & LIBXL_PROFILE_CPU_FAILED)
+            fprintf(stderr, "xl profile %s: warning: pCPU %d could not be "
+                    "started and is not sampled (see `xl profile "
+                    "status`)\n", verb, i);
+    }
     printf("profiling %d pCPUs with the %s source (%s), ", n,
            source_name(st.source), why_text(st.reason));
     if (st.source == LIBXL_PROFILE_SOURCE_PMU)
@@ -249,11 +266,13 @@ static void print_status_json(const libxl_profile_status *st)
                "\"taken\": %"PRIu64", \"lost\": %"PRIu64", \"read\": %"PRIu64
                ", \"pending\": %"PRIu64", \"pending_bytes\": %"PRIu64
                ", \"cost_min\": %"PRIu64", \"cost_avg\": %"PRIu64
-               ", \"cost_max\": %"PRIu64" }", i ? "," : "", i, c->flags,
+               ", \"cost_max\": %"PRIu64", \"no_stack\": %"PRIu64
+               ", \"failed\": %s }", i ? "," : "", i, c->flags,
                c->flags & LIBXL_PROFILE_CPU_SAMPLED ? "true" : "false",
                c->taken, c->lost, c->read, c->pending, c->pending_bytes,
                c->cost_min, c->taken ? c->cost_sum / c->taken : 0,
-               c->cost_max);
+               c->cost_max, c->no_stack,
+               c->flags & LIBXL_PROFILE_CPU_FAILED ? "true" : "false");
     }
     printf("\n  ]\n}\n");
 }
@@ -261,6 +280,7 @@ static void print_status_json(const libxl_profile_status *st)
 static const char *cpu_state(uint32_t flags)
 {
     if (flags & LIBXL_PROFILE_CPU_SAMPLED) return "sampled";
+    if (flags & LIBXL_PROFILE_CPU_FAILED) return "failed";
     if (flags & LIBXL_PROFILE_CPU_LEFT_OUT) return "left-out";
     if (flags & LIBXL_PROFILE_CPU_OFFLINED) return "offlined";
     if (flags & LIBXL_PROFILE_CPU_RING) return "stopped";
@@ -282,21 +302,24 @@ static void print_status(const libxl_profile_status *st)
            st->source == LIBXL_PROFILE_SOURCE_PMU ? "events" : "ns");
     printf("depth   : up to %u Xen frames\n", st->max_depth);
     printf("ring    : %u KiB per pCPU\n", st->ring_kib);
-    printf("%5s %-9s %10s %8s %10s %10s %8s %9s %9s %9s\n", "pCPU", "state",
-           "taken", "lost", "read", "pending", "KiB", "cost_min", "cost_avg",
-           "cost_max");
+    printf("%5s %-9s %10s %8s %10s %10s %8s %9s %9s %9s %8s\n", "pCPU",
+           "state", "taken", "lost", "read", "pending", "KiB", "cost_min",
+           "cost_avg", "cost_max", "no_stack");
     for (i = 0; i < st->nr_cpus; i++) {
         const libxl_profile_cpu *c = &st->cpus[i];
 
         if (!c->flags)
             continue;
         printf("%5d %-9s %10"PRIu64" %8"PRIu64" %10"PRIu64" %10"PRIu64
-               " %8"PRIu64" %9"PRIu64" %9"PRIu64" %9"PRIu64"\n", i,
-               cpu_state(c->flags), c->taken, c->lost, c->read, c->pending,
-               (c->pending_bytes + 1023) / 1024, c->cost_min,
-               c->taken ? c->cost_sum / c->taken : 0, c->cost_max);
+               " %8"PRIu64" %9"PRIu64" %9"PRIu64" %9"PRIu64" %8"PRIu64"\n",
+               i, cpu_state(c->flags), c->taken, c->lost, c->read,
+               c->pending, (c->pending_bytes + 1023) / 1024, c->cost_min,
+               c->taken ? c->cost_sum / c->taken : 0, c->cost_max,
+               c->no_stack);
     }
-    printf("(cost: TSC ticks spent per sample)\n");
+    printf("(cost: TSC ticks spent per sample; no_stack: samples in the PV "
+           "entry/exit path,\n on the guest's stack pointer: their IP "
+           "only)\n");
 }
 
 static int profile_status(int argc, char **argv)
@@ -549,6 +572,44 @@ static const struct {
     { "report", profile_report },
 };
 
+/*
+ * Print the usage of one verb: its section of the options text of "xl
+ * help profile" (the line that starts with the verb and the indented
+ * lines after it).  Returns false when there is none.
+ */
+static bool verb_help(const char *verb)
+{
+    const struct cmd_spec *cmd = cmdtable_lookup("profile");
+    const char *p = cmd ? cmd->cmd_option : NULL, *eol;
+    size_t len = strlen(verb);
+    bool in = false, found = false;
+
+    for (; p && *p; p = *eol ? eol + 1 : eol) {
+        eol = strchr(p, '\n');
+        if (!eol)
+            eol = p + strlen(p);
+        if (*p != ' ')
+            in = !strncmp(p, verb, len) && (p[len] == ' ' || p + len == eol);
+        if (!in)
+            continue;
+        printf("%s%.*s\n", found ? "" : "Usage: xl profile ",
+               (int)(eol - p), p);
+        found = true;
+    }
+    return found;
+}
+
+/* Does argv ask for help (-h or --help before any "--")? */
+static bool wants_help(int argc, char **argv)
+{
+    int i;
+
+    for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+            return true;
+    return false;
+}
+
 int main_profile(int argc, char **argv)
 {
     unsigned int i;
@@ -557,9 +618,14 @@ int main_profile(int argc, char **argv)
         help("profile");
         return argc < 2 ? EXIT_FAILURE : EXIT_SUCCESS;
     }
-    for (i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
-        if (!strcmp(argv[1], verbs[i].verb))
-            return verbs[i].fn(argc - 1, argv + 1);
+    for (i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
+        if (strcmp(argv[1], verbs[i].verb))
+            continue;
+        /* report has a help of its own (xenprofile's). */
+        if (verbs[i].fn != profile_report && wants_help(argc - 1, argv + 1))
+            return verb_help(verbs[i].verb) ? EXIT_SUCCESS : EXIT_FAILURE;
+        return verbs[i].fn(argc - 1, argv + 1);
+    }
 
     fprintf(stderr, "xl profile: unknown verb '%s' (expected start, stop, "
             "status, record, report or discard)\n", argv[1]);

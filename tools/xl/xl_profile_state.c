@@ -81,6 +81,7 @@ const char *state_name(int state)
     case LIBXL_PROFILE_STATE_IDLE: return "idle";
     case LIBXL_PROFILE_STATE_RUNNING: return "running";
     case LIBXL_PROFILE_STATE_STOPPED: return "stopped";
+    case LIBXL_PROFILE_STATE_STARTING: return "starting";
     }
     return "unknown";
 }

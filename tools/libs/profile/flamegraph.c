@@ -240,6 +240,7 @@ static bool is_guest(const char *n)
 static bool is_marker(const char *n)
 {
     return !strcmp(n, "[truncated]") || !strcmp(n, "[bad frame]") ||
+           !strcmp(n, "[pv entry]") || !strcmp(n, "[no stack]") ||
            !strcmp(n, "[unknown]") || !strcmp(n, "-") || !strcmp(n, "--");
 }
 

@@ -88,12 +88,38 @@ static void inlined(struct sbuf *b, const struct xenprof_a2l *a,
     }
 }
 
+/* "d1v0 name", or "d1v0" when the domain has no name in the table. */
+static void vcpu_head(struct sbuf *b, const struct xenprof_stack *st,
+                      const struct xenprof_data *d)
+{
+    unsigned int domid = XENPROF_KEY_DOMID(st->key[0]);
+    const char *name = NULL;
+    char tmp[48];
+    size_t i;
+
+    for ( i = 0; i < d->nr_doms && !name; i++ )
+        if ( d->doms[i].domid == domid )
+            name = d->doms[i].name;
+    snprintf(tmp, sizeof(tmp), "d%uv%u", domid,
+             XENPROF_KEY_VCPU(st->key[0]));
+    sb_put(b, tmp, false);
+    if ( name && name[0] )
+    {
+        sb_put(b, " ", false);
+        sb_put(b, name, true);
+    }
+}
+
 /*
  * The line of a Xen stack (key: head, frames innermost first).  A walk
  * marked both truncated and bad (not expected) gets both markers,
- * "[truncated];[bad frame];...".
+ * "[truncated];[bad frame];...".  A sample off Xen's stacks is kept under
+ * its vCPU: "d1v0 name;[pv entry];lstar_enter" for a PV vCPU (the entry
+ * and exit paths run on the guest's stack pointer), "...;[no stack];..."
+ * otherwise.
  */
 static void xen_line(struct sbuf *b, const struct xenprof_stack *st,
+                     const struct xenprof_data *d,
                      const struct xenprof_symtab *t,
                      const struct xenprof_symsrc *src)
 {
@@ -102,6 +128,12 @@ static void xen_line(struct sbuf *b, const struct xenprof_stack *st,
     size_t i;
     uint64_t addr;
 
+    if ( flags & XENPROF_F_NO_STACK )
+    {
+        vcpu_head(b, st, d);
+        sb_frame(b, flags & (XENPROF_F_HVM | XENPROF_F_IDLE) ? "[no stack]"
+                                                             : "[pv entry]");
+    }
     if ( flags & XENPROF_F_TRUNCATED )
         sb_frame(b, "[truncated]");
     if ( flags & XENPROF_F_BAD_FRAME )
@@ -124,23 +156,10 @@ static void xen_line(struct sbuf *b, const struct xenprof_stack *st,
 static void guest_line(struct sbuf *b, const struct xenprof_stack *st,
                        const struct xenprof_data *d)
 {
-    unsigned int domid = XENPROF_KEY_DOMID(st->key[0]);
     unsigned int mode = XENPROF_KEY_MODE(st->key[0]);
-    const char *name = NULL;
     char tmp[48];
-    size_t i;
 
-    for ( i = 0; i < d->nr_doms && !name; i++ )
-        if ( d->doms[i].domid == domid )
-            name = d->doms[i].name;
-    snprintf(tmp, sizeof(tmp), "d%uv%u", domid,
-             XENPROF_KEY_VCPU(st->key[0]));
-    sb_put(b, tmp, false);
-    if ( name && name[0] )
-    {
-        sb_put(b, " ", false);
-        sb_put(b, name, true);
-    }
+    vcpu_head(b, st, d);
     if ( mode == XENPROF_MODE_GUEST_KERNEL )
         sb_frame(b, "[guest kernel]");
     else if ( mode == XENPROF_MODE_GUEST_USER )
@@ -187,7 +206,7 @@ static int add_stack(struct xenprof_stackset *set,
     if ( b->p )
         b->p[0] = '\0';
     if ( XENPROF_KEY_MODE(e->key[0]) == XENPROF_MODE_XEN )
-        xen_line(b, e, t, src);
+        xen_line(b, e, d, t, src);
     else
         guest_line(b, e, d);
     if ( b->oom || !b->p )

@@ -93,6 +93,8 @@ static void sample_head(const struct dump *p, const struct xenprof_sample *s)
         fprintf(p->out, " truncated");
     if ( s->flags & XENPROF_F_BAD_FRAME )
         fprintf(p->out, " bad-frame");
+    if ( s->flags & XENPROF_F_NO_STACK )
+        fprintf(p->out, " no-stack");
     fputc('\n', p->out);
 }
 

@@ -8,7 +8,10 @@
  * ip[0..nr).  The head packs the mode (bits 0-7), the walk flags
  * XENPROF_F_TRUNCATED and XENPROF_F_BAD_FRAME (bits 8-15) and, for guest
  * samples, the domid (bits 16-31) and vcpu (bits 32-47).  Xen samples of
- * any domain share their stacks: a Xen stack is a Xen stack.
+ * any domain share their stacks: a Xen stack is a Xen stack.  A Xen
+ * sample taken off Xen's stacks (XENPROF_F_NO_STACK: PV entry and exit)
+ * has no stack but its IP, and is kept under its vCPU as guest samples
+ * are: its head has the flags NO_STACK, HVM and IDLE, domid and vcpu.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -18,6 +21,7 @@
 
 #define MIN_SIZE 64
 #define WALK_FLAGS (XENPROF_F_TRUNCATED | XENPROF_F_BAD_FRAME)
+#define VCPU_FLAGS (XENPROF_F_NO_STACK | XENPROF_F_HVM | XENPROF_F_IDLE)
 
 static uint64_t hash_key(const uint64_t *key, size_t n)
 {
@@ -43,6 +47,14 @@ static size_t make_key(const struct xenprof_sample *s, uint64_t *key)
         key[0] = s->mode | ((uint64_t)(s->domid & 0xffff) << 16) |
                  ((uint64_t)(s->vcpu & 0xffff) << 32);
         return 1;
+    }
+    if ( s->flags & XENPROF_F_NO_STACK )
+    {
+        key[0] = XENPROF_MODE_XEN | ((uint64_t)(s->flags & VCPU_FLAGS) << 8) |
+                 ((uint64_t)(s->domid & 0xffff) << 16) |
+                 ((uint64_t)(s->vcpu & 0xffff) << 32);
+        key[1] = xenprof_sample_ip(s, 0);
+        return 2;
     }
     key[0] = XENPROF_MODE_XEN | ((uint64_t)(s->flags & WALK_FLAGS) << 8);
     for ( i = 0; i < s->nr_frames; i++ )

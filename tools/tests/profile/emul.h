@@ -27,6 +27,11 @@
 /* From public/profilectl.h. */
 #define XEN_PROFILE_F_TRUNCATED  (1u << 0)
 #define XEN_PROFILE_F_BAD_FRAME  (1u << 1)
+#define XEN_PROFILE_F_NO_STACK   (1u << 4)
+
+/* From asm/config.h: a pCPU's stack block, 8 pages, aligned to its size. */
+#define PAGE_SIZE           4096UL
+#define STACK_SIZE          (8 * PAGE_SIZE)
 
 /* From public/arch-x86/xen-x86_64.h: Xen's exception frame. */
 struct cpu_user_regs {
@@ -46,6 +51,13 @@ struct cpu_user_regs {
 
 _Static_assert(offsetof(struct cpu_user_regs, rbp) == 32, "rbp at 32");
 _Static_assert(offsetof(struct cpu_user_regs, rip) == 128, "rip at 128");
+_Static_assert(offsetof(struct cpu_user_regs, es) == 168, "es at 168");
+
+/* From asm/current.h: at the top of the primary stack (264 bytes in 4.17). */
+struct cpu_info {
+    struct cpu_user_regs guest_cpu_user_regs;
+    uint8_t rest[64];
+};
 
 /* The headers under test, copied without their #include lines. */
 #include "ring.h"

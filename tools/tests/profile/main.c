@@ -9,6 +9,7 @@ int main(void)
 {
     test_ring();
     test_unwind();
+    test_stack();
     test_race();
 
     return tap_done();

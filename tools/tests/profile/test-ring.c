@@ -3,6 +3,9 @@
  * test-ring.c: the per-pCPU sample ring, one thread: round trip, pads and
  * wrap-around, a full ring, short buffers, copy faults, peek, corruption.
  */
+#include <inttypes.h>
+#include <stdlib.h>
+
 #include "test.h"
 
 #define RMAX 512                    /* largest record in these tests */
@@ -384,6 +387,61 @@ static void test_peek(void)
            "peek again from 0, then a consuming read: the same records");
 }
 
+/*
+ * A PEEK offset that is not where a record starts is refused with -EINVAL
+ * before anything is read: every offset of a ring whose buffer is
+ * allocated to its exact size (so that ASan sees a read past its end), the
+ * last byte of the buffer included.
+ */
+static void test_peek_offsets(void)
+{
+    static const unsigned int sz[] = { 24, 32, 16, 40, 8 };
+    /* Record starts after cons, the pad at 24 included, and the end. */
+    static const uint64_t starts[] = { 0, 24, 48, 80, 96, 136, 144 };
+    uint8_t *buf = malloc(256);
+    struct profile_ring r;
+    uint64_t off, peek, bad = 0, good = 0;
+    unsigned int i, j;
+    struct rd d;
+
+    if ( !tap_ok(buf != NULL, "peek offsets: allocate a 256-byte ring") )
+        return;
+    ring_init(&r, buf, 256);
+    for ( i = 0; i < 26; i++ )
+        put(&r, 8, 100);
+    rd(&r, sizeof(out), NULL);
+    for ( i = 0; i < ARRAY_SIZE(sz); i++ )
+        put(&r, sz[i], i);
+
+    for ( off = 0; off <= 200; off++ )
+    {
+        bool start = false;
+
+        for ( j = 0; j < ARRAY_SIZE(starts); j++ )
+            start = start || starts[j] == off;
+        /* Forget where the last peek ended: check the walk, too. */
+        r.peek_pos = 0;
+        peek = off;
+        d = rd(&r, sizeof(out), &peek);
+        if ( start ? d.rc != 0 : d.rc != -EINVAL || d.records || peek != off )
+            bad++;
+        else
+            good++;
+    }
+    tap_ok(!bad, "peek at each offset 0..200: -EINVAL, nothing read, unless "
+           "a record starts there (%" PRIu64 " right)", good);
+
+    /* The cursor Xen keeps: a peek resumes where the last one ended. */
+    peek = 0;
+    d = rd(&r, 56, &peek);
+    i = d.records;
+    d = rd(&r, 56, &peek);
+    tap_ok(!d.rc && i == 2 && d.records == 2 && peek == 136 &&
+           r.peek_pos == r.cons + 136,
+           "peek resumes at the offset the last peek returned");
+    free(buf);
+}
+
 /* A corrupt size in the 2nd of 3 records of 24 bytes. */
 static const struct corrupt_case {
     const char *desc;
@@ -435,5 +493,6 @@ void test_ring(void)
     test_short();
     test_fault();
     test_peek();
+    test_peek_offsets();
     test_corrupt();
 }

@@ -39,6 +39,10 @@ static uint64_t mem[GUARD + WORDS + GUARD] __attribute__((aligned(64)));
 #define XF(i)   ((unsigned long)(i) << 4 | 2)   /* ~STK(i): regs.rbp */
 #define ODD(i)  ((unsigned long)(i) << 4 | 3)   /* STK(i) + 1 */
 #define GARBAGE 4UL                             /* 0x4141... */
+#define BOTTOM  5UL     /* ~&regs->rbp of the exception frame at end */
+
+/* The walk's end (STK(hi)), for BOTTOM. */
+static unsigned long cur_end;
 
 static unsigned long link(unsigned long l)
 {
@@ -48,9 +52,15 @@ static unsigned long link(unsigned long l)
     case 2: return ~STK(l >> 4);
     case 3: return STK(l >> 4) + 1;
     case 4: return 0x4141414141414141UL;
+    case 5: return ~(cur_end + offsetof(struct cpu_user_regs, rbp));
     }
     return 0;
 }
+
+/* Roots for the cases: return addresses into RET(100)..RET(101). */
+static const struct profile_unwind_roots roots = {
+    .nr = 1, .root = { { RET(100) - 1, RET(101) } },
+};
 
 struct uframe {
     unsigned int at;                /* word of the saved rbp; 0 ends */
@@ -120,6 +130,20 @@ static const struct ucase {
       { { 10, 0, NUL } }, 0, { 0 }, T },
     { "max 0, null rbp: no flags", 0, 256, 0, NUL, { { 0 } }, 0, { 0 }, 0 },
     { "null rbp: nothing, no flags", 0, 256, 16, NUL, { { 0 } }, 0, { 0 }, 0 },
+    { "ends at the exception frame at the bottom, far below it: not BAD_FRAME",
+      0, 256, 16, F(10), { { 10, 0, F(20) }, { 20, 0, BOTTOM } },
+      2, { 10, 20 }, 0 },
+    { "ends at another inverted pointer far below: BAD_FRAME",
+      0, 256, 16, F(10), { { 10, 0, F(20) }, { 20, 0, XF(300) } },
+      2, { 10, 20 }, B },
+    { "an IST-like frame linked to the bottom frame is read", 0, 256, 16,
+      F(200), { { 200, 0, F(254) }, { 254, 0, BOTTOM } }, 2, { 200, 254 }, 0 },
+    { "a return address into a root ends the walk: nothing stale above",
+      0, 256, 16, F(10), { { 10, 0, F(100) }, { 100, 0, F(120) },
+                           { 120, 0, F(140) }, { 140, 0, GARBAGE } },
+      2, { 10, 100 }, 0 },
+    { "a root as first return address", 0, 256, 16, F(100),
+      { { 100, 0, F(120) }, { 120, 0, NUL } }, 1, { 100 }, 0 },
 #undef T
 #undef B
 };
@@ -133,6 +157,7 @@ static unsigned int walk(const struct ucase *c, uint64_t *ips,
     const struct uframe *f;
     unsigned int i, n;
 
+    cur_end = end;
     for ( i = 0; i < ARRAY_SIZE(mem); i++ )
         mem[i] = i < GUARD || i >= GUARD + WORDS ? TRAP : JUNK;
     for ( f = c->f; f->at; f++ )
@@ -145,7 +170,7 @@ static unsigned int walk(const struct ucase *c, uint64_t *ips,
 
     (void)VALGRIND_MAKE_MEM_NOACCESS(mem, low - (unsigned long)mem);
     (void)VALGRIND_MAKE_MEM_NOACCESS((void *)end, top - end);
-    n = profile_unwind(link(c->bp), low, end, ips, c->max, flags);
+    n = profile_unwind(link(c->bp), low, end, &roots, ips, c->max, flags);
     (void)VALGRIND_MAKE_MEM_DEFINED(mem, sizeof(mem));
 
     return n;

@@ -19,5 +19,6 @@ int test_copy(void *ctx, unsigned int off, const void *src, unsigned int len);
 void test_ring(void);
 void test_race(void);
 void test_unwind(void);
+void test_stack(void);
 
 #endif /* TEST_PROFILE_TEST_H */

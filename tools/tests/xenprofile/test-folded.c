@@ -39,6 +39,12 @@ static const struct fsample samples[] = {
     { 1, XENPROF_MODE_XEN, XENPROF_F_IDLE, XENPROF_DOMID_IDLE, 3, 3,
       { 0x1020 } },
     GUEST(2, XENPROF_MODE_GUEST_KERNEL, 1, 0),
+    /* Off Xen's stacks: PV entry/exit, under the vCPU. */
+    { 2, XENPROF_MODE_XEN, XENPROF_F_NO_STACK, 1, 0, 1, { 0x1010 } },
+    { 1, XENPROF_MODE_XEN, XENPROF_F_NO_STACK | XENPROF_F_HVM, 5, 1, 1,
+      { 0x1310 } },
+    { 1, XENPROF_MODE_XEN, XENPROF_F_NO_STACK | XENPROF_F_IDLE,
+      XENPROF_DOMID_IDLE, 2, 2, { 0x1400 } },
     GUEST(1, XENPROF_MODE_GUEST_USER, 1, 1),
     GUEST(1, XENPROF_MODE_GUEST_USER, 3, 0),     /* empty name */
     GUEST(1, XENPROF_MODE_GUEST_KERNEL, 5, 2),   /* unknown domain */
@@ -51,8 +57,11 @@ static const char expected[] =
     "[unknown] 1\n"
     "[unknown];leaf 1\n"
     "d1v0 web;[guest kernel] 2\n"
+    "d1v0 web;[pv entry];main_loop 2\n"
     "d1v1 web;[guest user] 1\n"
+    "d32767v2;[no stack];next_fn 1\n"
     "d3v0;[guest user] 1\n"
+    "d5v1;[no stack];leaf 1\n"
     "d5v2;[guest kernel] 1\n"
     "d7v0 a_b c;[guest kernel] 1\n"
     "main_loop 1\n"
@@ -64,6 +73,9 @@ static const char expected_xen[] =
     "[truncated];helper;leaf 1\n"
     "[unknown] 1\n"
     "[unknown];leaf 1\n"
+    "d1v0 web;[pv entry];main_loop 2\n"
+    "d32767v2;[no stack];next_fn 1\n"
+    "d5v1;[no stack];leaf 1\n"
     "main_loop 1\n"
     "main_loop;do_work 1\n"
     "main_loop;do_work;helper;leaf 3\n";

@@ -26,6 +26,7 @@
 #include <xen/vmap.h>
 #include <xen/xmalloc.h>
 #include <asm/atomic.h>
+#include <asm/event.h>
 #include <asm/msr.h>
 
 #include "private.h"
@@ -81,7 +82,7 @@ static int get_cpumask(const struct xenctl_bitmap *map, cpumask_t *mask)
 static int get_config(const struct xen_profile_start *s,
                       struct profile_config *cfg)
 {
-    if ( s->flags || s->pad || s->source > XEN_PROFILE_SOURCE_PMU ||
+    if ( s->flags || s->nr_failed || s->source > XEN_PROFILE_SOURCE_PMU ||
          s->event > XEN_PROFILE_EVENT_BRANCH_MISSES )
         return -EINVAL;
     if ( s->max_depth < 1 || s->max_depth > XEN_PROFILE_MAX_DEPTH )
@@ -187,7 +188,7 @@ static int alloc_ring(unsigned int cpu, unsigned int kib)
     memset(buf, 0, PAGE_SIZE << order);
     ring_init(&pc->ring, buf, PAGE_SIZE << order);
     pc->ring_order = order;
-    pc->cost_min = pc->cost_max = pc->cost_sum = 0;
+    pc->cost_min = pc->cost_max = pc->cost_sum = pc->no_stack = 0;
     pc->flags = XEN_PROFILE_CPU_RING;
 
     return 0;
@@ -242,60 +243,170 @@ static void release_all(void)
     source = NULL;
 }
 
-static int profile_start(struct xen_profile_start *op)
-{
+/*
+ * A start in progress: the rings are allocated one pCPU at a time, and
+ * the hypercall continues itself in between when it should yield, so
+ * that a large start never holds sysctl_lock for long.  The request is
+ * kept to recognise its continuation.
+ */
+static struct {
+    struct xen_profile_start req;   /* as asked, OUT fields zero */
     struct profile_config cfg;
     const struct profile_source *src;
+    unsigned int next;              /* first pCPU id not allocated yet */
+} starting;
+
+/* The request of op, without its OUT fields, for comparison. */
+static void request_of(const struct xen_profile_start *op,
+                       struct xen_profile_start *req)
+{
+    *req = *op;
+    req->reason = 0;
+    req->nr_failed = 0;
+}
+
+/*
+ * Is the memory of the rings of n pCPUs of kib each within the cap: at
+ * most XEN_PROFILE_MAX_TOTAL_MIB in all, and at most 1 /
+ * XEN_PROFILE_FREE_FRACTION of the free memory?
+ */
+static bool within_cap(unsigned int n, unsigned int kib)
+{
+    unsigned long pages = (PAGE_SIZE << get_order_from_bytes(
+                               (unsigned long)kib << 10)) >> PAGE_SHIFT;
+    unsigned long total = pages * n;
+
+    return total <= ((unsigned long)XEN_PROFILE_MAX_TOTAL_MIB << 20) >>
+                    PAGE_SHIFT &&
+           total <= avail_domheap_pages() / XEN_PROFILE_FREE_FRACTION;
+}
+
+/* Free what a start allocated and go back to IDLE. */
+static void abort_start(void)
+{
+    release_all();
+    memset(&starting, 0, sizeof(starting));
+}
+
+/*
+ * Start sampling every pCPU of mask whose ring is allocated.  A pCPU its
+ * source cannot start is flagged XEN_PROFILE_CPU_FAILED and counted in
+ * *failed; the start fails (-EIO, or the source's error) only when no
+ * pCPU could be started.
+ */
+static int start_sampling(const cpumask_t *mask, unsigned int *failed)
+{
+    unsigned int cpu, started = 0;
+    int rc, first_rc = 0;
+
+    arch_profile_prepare();
+    profile_session = starting.cfg;
+    source = starting.src;
+    state = XEN_PROFILE_STATE_RUNNING;
+    start_tsc = rdtsc();
+    stop_tsc = 0;
+    smp_wmb();
+
+    *failed = 0;
+    for_each_cpu ( cpu, mask )
+    {
+        rc = start_cpu(cpu);
+        if ( !rc )
+        {
+            started++;
+            continue;
+        }
+        profile_cpus[cpu].flags |= XEN_PROFILE_CPU_FAILED;
+        (*failed)++;
+        if ( !first_rc )
+            first_rc = rc;
+    }
+
+    return started ? 0 : first_rc ?: -EIO;
+}
+
+static int profile_start(struct xen_profile_start *op)
+{
+    struct xen_profile_start req;
+    struct profile_config cfg;
     cpumask_t mask;
-    unsigned int cpu;
+    unsigned int cpu, failed;
     int rc;
 
     rc = get_config(op, &cfg);
     if ( rc )
         return rc;
-    if ( state != XEN_PROFILE_STATE_IDLE )
-        return -EBUSY;
-    src = pick_source(&cfg, &rc);
-    op->reason = cfg.reason;
-    if ( !src )
-        return rc;
+    request_of(op, &req);
 
-    if ( !profile_cpus )
+    if ( state == XEN_PROFILE_STATE_STARTING )
     {
-        profile_cpus = vzalloc(nr_cpu_ids * sizeof(*profile_cpus));
-        if ( !profile_cpus )
-            return -ENOMEM;
+        /* Only the continuation of the start in progress goes on. */
+        if ( memcmp(&req, &starting.req, sizeof(req)) )
+            return -EBUSY;
     }
+    else if ( state != XEN_PROFILE_STATE_IDLE )
+        return -EBUSY;
+    else
+    {
+        const struct profile_source *src = pick_source(&cfg, &rc);
+
+        op->reason = cfg.reason;
+        if ( !src )
+            return rc;
+        if ( !profile_cpus )
+        {
+            profile_cpus = vzalloc(nr_cpu_ids * sizeof(*profile_cpus));
+            if ( !profile_cpus )
+                return -ENOMEM;
+        }
+        starting.req = req;
+        starting.cfg = cfg;
+        starting.src = src;
+        starting.next = 0;
+    }
+    op->reason = starting.cfg.reason;
 
     if ( !get_cpu_maps() )
         return -ERESTART;
     rc = get_cpumask(&op->cpumap, &mask);
+    if ( !rc && state == XEN_PROFILE_STATE_IDLE &&
+         !within_cap(cpumask_weight(&mask), cfg.ring_kib) )
+        rc = -E2BIG;
     if ( rc )
+    {
+        /* A pCPU went offline between continuations: start again. */
+        if ( state == XEN_PROFILE_STATE_STARTING )
+            abort_start();
         goto out;
+    }
+    state = XEN_PROFILE_STATE_STARTING;
 
     for_each_cpu ( cpu, &mask )
     {
-        rc = alloc_ring(cpu, cfg.ring_kib);
+        if ( cpu < starting.next )
+            continue;
+        rc = alloc_ring(cpu, starting.cfg.ring_kib);
         if ( rc )
-            goto fail;
+        {
+            abort_start();
+            goto out;
+        }
+        starting.next = cpu + 1;
+        if ( cpumask_next(cpu, &mask) < nr_cpu_ids &&
+             hypercall_preempt_check() )
+        {
+            rc = -ERESTART;
+            goto out;
+        }
     }
 
-    profile_session = cfg;
-    source = src;
-    state = XEN_PROFILE_STATE_RUNNING;
-    start_tsc = rdtsc();
-    stop_tsc = 0;
-    smp_wmb();
-    for_each_cpu ( cpu, &mask )
-    {
-        rc = start_cpu(cpu);
-        if ( rc )
-            goto fail;
-    }
-    goto out;
+    rc = start_sampling(&mask, &failed);
+    op->nr_failed = failed;
+    if ( rc )
+        abort_start();
+    else
+        memset(&starting, 0, sizeof(starting));
 
- fail:
-    release_all();
  out:
     put_cpu_maps();
     return rc;
@@ -309,6 +420,8 @@ static int profile_stop(void)
         return -ENODATA;
     if ( state == XEN_PROFILE_STATE_STOPPED )
         return 0;
+    if ( state == XEN_PROFILE_STATE_STARTING )
+        return -EBUSY;
     if ( !get_cpu_maps() )
         return -ERESTART;
 
@@ -330,7 +443,11 @@ static int profile_release(void)
     if ( !get_cpu_maps() )
         return -ERESTART;
 
-    release_all();
+    /* STOPPED, or a start left unfinished (its caller went away). */
+    if ( state == XEN_PROFILE_STATE_STARTING )
+        abort_start();
+    else
+        release_all();
 
     put_cpu_maps();
     return 0;
@@ -353,22 +470,25 @@ static void cpu_status(unsigned int cpu, struct xen_profile_cpu *e)
     e->cost_min = pc->cost_min;
     e->cost_max = pc->cost_max;
     e->cost_sum = pc->cost_sum;
+    e->no_stack = pc->no_stack;
 }
 
 static int profile_status(struct xen_profile_status *op)
 {
     struct xen_profile_cpu e;
     unsigned int cpu, n = min(op->nr_cpus, nr_cpu_ids);
+    bool live = state == XEN_PROFILE_STATE_RUNNING ||
+                state == XEN_PROFILE_STATE_STOPPED;
 
     op->state = state;
-    op->source = state ? profile_session.source : 0;
-    op->reason = state ? profile_session.reason : 0;
-    op->max_depth = state ? profile_session.max_depth : 0;
-    op->frequency = state ? profile_session.frequency : 0;
-    op->ring_kib = state ? profile_session.ring_kib : 0;
-    op->period = state ? profile_session.period : 0;
-    op->start_tsc = state ? start_tsc : 0;
-    op->stop_tsc = state ? stop_tsc : 0;
+    op->source = live ? profile_session.source : 0;
+    op->reason = live ? profile_session.reason : 0;
+    op->max_depth = live ? profile_session.max_depth : 0;
+    op->frequency = live ? profile_session.frequency : 0;
+    op->ring_kib = live ? profile_session.ring_kib : 0;
+    op->period = live ? profile_session.period : 0;
+    op->start_tsc = live ? start_tsc : 0;
+    op->stop_tsc = live ? stop_tsc : 0;
     op->record_version = XEN_PROFILE_RECORD_VERSION;
     op->nr_cpus = nr_cpu_ids;
 
@@ -408,7 +528,8 @@ static int profile_read(struct xen_profile_read *op)
         return -EINVAL;
     if ( state == XEN_PROFILE_STATE_IDLE )
         return -ENODATA;
-    if ( peek && state != XEN_PROFILE_STATE_STOPPED )
+    if ( state == XEN_PROFILE_STATE_STARTING ||
+         (peek && state != XEN_PROFILE_STATE_STOPPED) )
         return -EBUSY;
     if ( op->cpu >= nr_cpu_ids )
         return -EINVAL;

@@ -30,6 +30,7 @@ struct profile_cpu {
     bool sampling;                  /* the sample path may record */
     bool in_sample;                 /* the sample path is running */
     uint64_t cost_min, cost_max, cost_sum;  /* TSC ticks per sample */
+    uint64_t no_stack;              /* samples flagged F_NO_STACK */
     struct timer timer;             /* timer source */
     s_time_t next;                  /* timer source: next sample due */
     uint64_t *scratch;              /* the record in making */

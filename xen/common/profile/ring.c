@@ -68,6 +68,28 @@ bool ring_write(struct profile_ring *r, const void *rec, unsigned int size)
     return true;
 }
 
+/*
+ * Is pos (absolute, in [cons, prod]) where a record starts?  Either where
+ * the last peek stopped, or found by walking the records from cons.
+ */
+static bool at_boundary(const struct profile_ring *r, uint64_t cons,
+                        uint64_t prod, uint64_t pos)
+{
+    if ( pos == cons || pos == r->peek_pos )
+        return true;
+    if ( pos & 7 )
+        return false;
+    while ( cons < pos )
+    {
+        unsigned int size = rec_size(r, cons & (r->size - 1));
+
+        if ( size < 8 || (size & 7) || size > prod - cons )
+            return false;
+        cons += size;
+    }
+    return cons == pos;
+}
+
 int ring_read(struct profile_ring *r, ring_copy_fn *copy, void *ctx,
               unsigned int space, uint64_t *peek, unsigned int *bytes,
               unsigned int *records)
@@ -83,7 +105,7 @@ int ring_read(struct profile_ring *r, ring_copy_fn *copy, void *ctx,
 
     if ( peek )
     {
-        if ( *peek > prod - cons )
+        if ( *peek > prod - cons || !at_boundary(r, cons, prod, cons + *peek) )
             return -EINVAL;
         cons += *peek;
     }
@@ -121,6 +143,7 @@ int ring_read(struct profile_ring *r, ring_copy_fn *copy, void *ctx,
     if ( peek )
     {
         *peek = cons - r->cons;
+        r->peek_pos = cons;
         return rc;
     }
 

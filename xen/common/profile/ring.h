@@ -32,6 +32,7 @@ struct profile_ring {
     uint64_t written;               /* records written (producer) */
     uint64_t lost;                  /* records dropped (producer) */
     uint64_t read;                  /* records read (consumer) */
+    uint64_t peek_pos;              /* where the last peek ended (consumer) */
 };
 
 /*
@@ -58,8 +59,9 @@ bool ring_write(struct profile_ring *r, const void *rec, unsigned int size);
  * is advanced past what was copied.  *bytes and *records tell what was
  * copied.  Returns 0 (also at the end), -ENOBUFS when the next record
  * alone exceeds space, -EFAULT from copy() (records before it stay
- * consumed), -EINVAL when *peek is past the end, -EIO when the ring (or
- * *peek) does not lead to a sane record.
+ * consumed), -EINVAL when *peek is past the end or not where a record
+ * starts (nothing is read then).  -EIO, a ring that does not lead to a
+ * sane record, cannot happen but for memory corruption.
  */
 int ring_read(struct profile_ring *r, ring_copy_fn *copy, void *ctx,
               unsigned int space, uint64_t *peek, unsigned int *bytes,

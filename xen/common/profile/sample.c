@@ -40,6 +40,8 @@ void profile_sample(const struct cpu_user_regs *regs)
 
         size = arch_profile_record(rec, regs, profile_session.max_depth);
         ring_write(&pc->ring, rec, size);
+        if ( rec->flags & XEN_PROFILE_F_NO_STACK )
+            pc->no_stack++;
 
         cost = rdtsc() - t0;
         if ( !pc->cost_min || cost < pc->cost_min )

@@ -31,6 +31,8 @@ int profile_symbols(struct xen_profile_symbols *op)
     {
         next = index;
         rc = xensyms_read(&next, &type, &addr, name);
+        if ( rc == -ERANGE )            /* index is past the end */
+            rc = -EINVAL;
         if ( rc || next == index )      /* Error, or the end. */
             break;
 

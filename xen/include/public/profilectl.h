@@ -6,23 +6,59 @@
  * and the sample records it copies out.  Control domain only.
  *
  * Life cycle (state):
- *   IDLE --start--> RUNNING --stop--> STOPPED --release--> IDLE
+ *   IDLE --start--> [STARTING] --> RUNNING --stop--> STOPPED --release--> IDLE
  * RUNNING samples every selected pCPU into a ring of its own.  STOPPED
  * keeps the rings, so samples not read yet are never lost: read works in
- * RUNNING and STOPPED, and release frees the rings.
+ * RUNNING and STOPPED, and release frees the rings.  A start allocates
+ * the rings one pCPU at a time and continues itself (STARTING, in which
+ * only that start's own continuation, and release, are accepted).
  *
- * Errors (negative errno values, as every sysctl):
- *   -EINVAL      a reserved field or pad is not zero, an unknown flag, a
- *                value out of range, a pCPU mask naming no online pCPU
- *   -EBUSY       start when not IDLE (samples of an earlier session may
- *                still be unread: stop, read and release it first);
- *                release while RUNNING; a PEEK read while RUNNING
- *   -ENODATA     stop, read or release when IDLE (no session)
- *   -ENOBUFS     read: the buffer cannot hold the next record
- *   -EOPNOTSUPP  unknown sub-op, a source this host or build cannot offer,
- *                or the profiler is not built (CONFIG_XEN_PROFILER=n)
- *   -ENOMEM      start: the rings cannot be allocated
- *   -EFAULT      a buffer could not be copied
+ * Errors: every errno any sub-op returns (negative, as every sysctl).
+ *   all sub-ops
+ *     -EPERM       not the control domain (XSM dummy policy)
+ *     -EACCES      FLASK denies xen2:profile_op; or a sysctl interface
+ *                  version other than the hypervisor's
+ *     -EINVAL      xen_sysctl_profile_op.pad not zero
+ *     -EOPNOTSUPP  unknown sub-op; the profiler is not built
+ *                  (CONFIG_XEN_PROFILER=n)
+ *   start
+ *     -EINVAL      a reserved field (flags, nr_failed) not zero, an unknown
+ *                  source or event, depth, ring size, frequency or period
+ *                  out of range, not exactly one of frequency and period,
+ *                  a pCPU mask naming an offline or absent pCPU, or none
+ *     -EBUSY       not IDLE (samples of an earlier session may still be
+ *                  unread: stop, read and release it first), or a start in
+ *                  progress with other arguments; the PMU is taken (reason:
+ *                  VPMU, XENOPROF)
+ *     -EOPNOTSUPP  the source asked for cannot run here (reason says why)
+ *     -E2BIG       the rings of all selected pCPUs would exceed the cap
+ *                  (XEN_PROFILE_MAX_TOTAL_MIB, XEN_PROFILE_FREE_FRACTION)
+ *     -ENOMEM      a ring cannot be allocated (nothing is kept)
+ *     -EIO         no selected pCPU could be started (nothing is kept);
+ *                  when some could, start succeeds with nr_failed > 0
+ *     -EFAULT      the pCPU mask could not be read
+ *   stop
+ *     -ENODATA     IDLE: no session
+ *     -EBUSY       a start is in progress
+ *   status
+ *     -EFAULT      cpus could not be written
+ *   read
+ *     -EINVAL      unknown flag, pad not zero, an offset without PEEK, a
+ *                  pCPU without a ring, a PEEK offset past the end or not
+ *                  where a record starts (nothing is read)
+ *     -ENODATA     IDLE: no session
+ *     -EBUSY       a start is in progress; a PEEK read while RUNNING
+ *     -ENOBUFS     the buffer cannot hold the next record
+ *     -EFAULT      the buffer could not be written (records copied before
+ *                  it stay consumed, and bytes/records say so)
+ *     -EIO         never returned but for memory corruption of a ring
+ *   release
+ *     -ENODATA     IDLE: no session
+ *     -EBUSY       RUNNING: stop first
+ *   symbols
+ *     -EINVAL      index past the end of the table
+ *     -ENOBUFS     the buffer cannot hold the next entry
+ *     -EFAULT      the buffer could not be written
  */
 
 #ifndef __XEN_PUBLIC_PROFILECTL_H__
@@ -71,6 +107,8 @@
 #define XEN_PROFILE_STATE_IDLE        0
 #define XEN_PROFILE_STATE_RUNNING     1
 #define XEN_PROFILE_STATE_STOPPED     2
+#define XEN_PROFILE_STATE_STARTING    3 /* a start allocating its rings, in
+                                           continuations; release undoes it */
 
 /* Limits. */
 #define XEN_PROFILE_MAX_DEPTH         127     /* Xen frames per sample */
@@ -78,6 +116,12 @@
 #define XEN_PROFILE_MIN_RING_KIB      16
 #define XEN_PROFILE_MAX_RING_KIB      65536
 #define XEN_PROFILE_DEFAULT_RING_KIB  1024
+/*
+ * The rings of one session together: at most XEN_PROFILE_MAX_TOTAL_MIB,
+ * and at most 1/XEN_PROFILE_FREE_FRACTION of Xen's free memory at start.
+ */
+#define XEN_PROFILE_MAX_TOTAL_MIB     4096
+#define XEN_PROFILE_FREE_FRACTION     4
 #define XEN_PROFILE_MAX_TIMER_HZ      10000
 #define XEN_PROFILE_MIN_TIMER_NS      100000  /* 10 kHz */
 #define XEN_PROFILE_MAX_TIMER_NS      1000000000ULL
@@ -98,7 +142,9 @@ struct xen_profile_start {
     struct xenctl_bitmap cpumap;/* IN: pCPUs; nr_bits == 0: all online */
     uint32_t reason;            /* OUT: why the source was chosen, or why
                                    start failed (XEN_PROFILE_REASON_*) */
-    uint32_t pad;               /* IN: must be 0 */
+    uint32_t nr_failed;         /* IN: must be 0; OUT: selected pCPUs whose
+                                   source could not be started (status
+                                   flags them XEN_PROFILE_CPU_FAILED) */
 };
 typedef struct xen_profile_start xen_profile_start_t;
 
@@ -108,6 +154,8 @@ typedef struct xen_profile_start xen_profile_start_t;
 #define XEN_PROFILE_CPU_OFFLINED   (1u << 2) /* went offline in the session */
 #define XEN_PROFILE_CPU_LEFT_OUT   (1u << 3) /* came online in the session:
                                                not sampled */
+#define XEN_PROFILE_CPU_FAILED     (1u << 4) /* its sample source could not
+                                               be started: not sampled */
 
 struct xen_profile_cpu {
     uint64_aligned_t taken;     /* OUT: samples taken (written + lost) */
@@ -118,6 +166,7 @@ struct xen_profile_cpu {
     uint64_aligned_t cost_min;  /* OUT: TSC ticks spent in the sample */
     uint64_aligned_t cost_max;  /*      path: min, max and sum over */
     uint64_aligned_t cost_sum;  /*      the samples taken */
+    uint64_aligned_t no_stack;  /* OUT: samples with XEN_PROFILE_F_NO_STACK */
     uint32_t flags;             /* OUT: XEN_PROFILE_CPU_* */
     uint32_t pad;               /* OUT: zero */
 };
@@ -228,6 +277,12 @@ typedef struct xen_sysctl_profile_op xen_sysctl_profile_op_t;
 #define XEN_PROFILE_F_BAD_FRAME  (1u << 1) /* walk cut by a bad frame */
 #define XEN_PROFILE_F_HVM        (1u << 2) /* the vCPU is HVM */
 #define XEN_PROFILE_F_IDLE       (1u << 3) /* the idle vCPU was running */
+/*
+ * Xen context, but the interrupted %rsp was in none of this pCPU's Xen
+ * stacks (the PV SYSCALL/SYSENTER entry stub and the SYSRET exit path run
+ * at CPL0 on the guest's %rsp): ip[0] only, no walk.
+ */
+#define XEN_PROFILE_F_NO_STACK   (1u << 4)
 
 struct xen_profile_record {
     uint16_t size;              /* bytes, frames included; multiple of 8 */

@@ -60,6 +60,12 @@ void profile_sample(const struct cpu_user_regs *regs);
 const struct profile_source *arch_profile_pmu_source(void);
 
 /*
+ * Before a session starts sampling (sysctl context): let the architecture
+ * prepare what its sample path reads, e.g. where stack walks end.
+ */
+void arch_profile_prepare(void);
+
+/*
  * Fill rec from the interrupted context regs of this pCPU: domain, vCPU,
  * mode, the interrupted IP and, in Xen context, up to max_depth return
  * addresses.  Returns the record size.  Runs in IRQ or NMI context.

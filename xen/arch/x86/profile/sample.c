@@ -4,13 +4,18 @@
  *
  * Runs in IRQ or NMI context on the sampled pCPU: no lock, no fault, no
  * printk.  Xen context: the interrupted rip, then the frame-pointer walk
- * of the interrupted stack.  Guest context: the guest's IP, domain, vCPU
- * and mode only; guest memory is never read.
+ * of the interrupted stack, but only when the interrupted %rsp lies in
+ * one of this pCPU's own stacks (unwind.c); otherwise (the SYSCALL entry
+ * stub and the SYSRET exit path run on the guest's %rsp) the rip alone,
+ * flagged XEN_PROFILE_F_NO_STACK.  Guest context: the guest's IP, domain,
+ * vCPU and mode only; guest memory is never read.
  */
 #include <xen/lib.h>
 #include <xen/profile.h>
+#include <xen/rcupdate.h>
 #include <xen/sched.h>
 #include <xen/smp.h>
+#include <xen/symbols.h>
 #include <asm/current.h>
 #include <asm/msr.h>
 #include <asm/regs.h>
@@ -21,6 +26,50 @@
 #include <public/profilectl.h>
 
 #include "unwind.h"
+
+#ifdef CONFIG_PV
+/* pv/domain.c: the context switch tail of PV vCPUs. */
+void noreturn cf_check continue_pv_domain(void);
+#endif
+
+/* Where walks end: written before a session starts, read by samples. */
+static struct profile_unwind_roots roots;
+
+/* Add function fn (its start address) to the roots, once. */
+static void add_root(unsigned long fn)
+{
+    char name[KSYM_NAME_LEN + 1];
+    unsigned long size, offset;
+    unsigned int i, nr = roots.nr;
+
+    if ( !fn || nr == PROFILE_UNWIND_MAX_ROOTS )
+        return;
+    for ( i = 0; i < nr; i++ )
+        if ( roots.root[i].start == fn )
+            return;
+    if ( !symbols_lookup(fn, &size, &offset, name) || offset || !size )
+        return;
+    roots.root[nr].start = fn;
+    roots.root[nr].end = fn + size;
+    /* A sample may read the table: the entry before the count. */
+    smp_wmb();
+    write_atomic(&roots.nr, nr + 1);
+}
+
+void arch_profile_prepare(void)
+{
+    const struct domain *d;
+
+    add_root((unsigned long)idle_vcpu[0]->domain->arch.ctxt_switch->tail);
+#ifdef CONFIG_PV
+    add_root((unsigned long)continue_pv_domain);
+#endif
+    rcu_read_lock(&domlist_read_lock);
+    for_each_domain ( d )
+        if ( d->arch.ctxt_switch )
+            add_root((unsigned long)d->arch.ctxt_switch->tail);
+    rcu_read_unlock(&domlist_read_lock);
+}
 
 #ifdef CONFIG_HVM
 /* Where an interrupt taken on the way out of an SVM guest lands. */
@@ -81,13 +130,13 @@ unsigned int arch_profile_record(struct xen_profile_record *rec,
 
     if ( !guest_context(v, regs, &ip[0], &mode) )
     {
-        unsigned long sp = regs->rsp;
+        /* This pCPU's stack block, from the stack we run on ourselves. */
+        unsigned long base = (unsigned long)get_cpu_info() & ~(STACK_SIZE - 1);
 
         mode = XEN_PROFILE_MODE_XEN;
         ip[0] = regs->rip;
-        n += profile_unwind(regs->rbp, sp,
-                            get_stack_trace_bottom(sp) + sizeof(long),
-                            ip + 1, max_depth, &flags);
+        n += profile_walk(regs->rsp, regs->rbp, base, &roots, ip + 1,
+                          max_depth, &flags);
     }
 
     rec->size = sizeof(*rec) + n * sizeof(*ip);

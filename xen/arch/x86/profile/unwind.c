@@ -1,25 +1,36 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * unwind.c: a bounded frame-pointer walk of Xen's stack, for the sampler.
+ * unwind.c: which stack of this pCPU the interrupted context runs on, and
+ * a bounded frame-pointer walk of it, for the sampler.
  *
- * It follows _show_trace() in arch/x86/traps.c: an ordinary frame is
- * { saved rbp, return address }; a frame pointer outside the stack, once
- * inverted, may point at an exception frame (SAVE_ALL leaves
+ * The walk follows _show_trace() in arch/x86/traps.c: an ordinary frame
+ * is { saved rbp, return address }; a frame pointer outside the stack,
+ * once inverted, may point at an exception frame (SAVE_ALL leaves
  * rbp = ~&regs->rbp), from which the interrupted rbp and rip are
- * recovered.  Unlike _show_trace() it runs in IRQ and NMI context, so it
- * checks that every word it reads lies inside [low, end), where end is
- * the caller's bottom of this stack; it says whether the walk reached the
- * bottom or stopped at a bad frame.
+ * recovered.  Unlike _show_trace() it runs in IRQ and NMI context, where
+ * nothing about the interrupted context can be trusted: Xen runs at CPL0
+ * on a guest's %rsp in the SYSCALL/SYSENTER stubs and just before SYSRET.
+ * So the bounds of the walk never come from the interrupted %rsp alone:
+ * profile_stack_bounds() accepts it only inside one of this pCPU's own
+ * stacks, found from the stack block base of the sampling code itself,
+ * and the walk then reads only words inside [rsp, bottom of that stack).
  *
  * This file includes only what tools/tests/profile can provide, so the
- * same source is tested in userspace on synthetic stacks.
+ * same source is tested in userspace on synthetic and mapped stacks.
  */
 #include <xen/lib.h>
 #include <xen/types.h>
+#include <asm/config.h>
+#include <asm/current.h>
 #include <public/profilectl.h>
 #include <public/xen.h>
 
 #include "unwind.h"
+
+/* The pages of a pCPU's stack block (see asm/current.h). */
+#define STACK_PAGE_IST_FIRST    1   /* #MC; then NMI, #DB */
+#define STACK_PAGE_IST_LAST     4   /* #DF */
+#define STACK_PAGE_PRIMARY      6   /* 6 and 7, cpu_info at the top */
 
 /* Words from an exception frame's rbp to its rip. */
 #define EFRAME_RIP ((offsetof(struct cpu_user_regs, rip) - \
@@ -32,6 +43,30 @@
  */
 #define UNWIND_BOTTOM_SLACK 64
 
+bool profile_stack_bounds(unsigned long sp, unsigned long base,
+                          unsigned long *end)
+{
+    /* Wraps for sp below base: then too far above it as well. */
+    unsigned long off = sp - base, bottom;
+    unsigned int page = off / PAGE_SIZE;
+
+    if ( off >= STACK_SIZE )
+        return false;
+    if ( page >= STACK_PAGE_PRIMARY )
+        bottom = base + STACK_SIZE - sizeof(struct cpu_info);
+    else if ( page >= STACK_PAGE_IST_FIRST && page <= STACK_PAGE_IST_LAST )
+        bottom = base + (page + 1) * PAGE_SIZE -
+                 offsetof(struct cpu_user_regs, es);
+    else
+        return false;               /* A shadow stack. */
+
+    /* Above the bottom is the frame of the entry itself: no stack yet. */
+    if ( sp > bottom )
+        return false;
+    *end = bottom;
+    return true;
+}
+
 /* Do words [p, p + n) lie inside [low, end), p aligned? */
 static bool inside(unsigned long p, unsigned int n, unsigned long low,
                    unsigned long end)
@@ -40,10 +75,25 @@ static bool inside(unsigned long p, unsigned int n, unsigned long low,
            n <= (end - p) / sizeof(long);
 }
 
-unsigned int profile_unwind(unsigned long bp, unsigned long low,
-                            unsigned long end, uint64_t *ips,
-                            unsigned int max, unsigned int *flags)
+/* Is addr a return address into one of the roots? */
+static bool in_root(unsigned long addr, const struct profile_unwind_roots *r)
 {
+    unsigned int i;
+
+    for ( i = 0; r && i < r->nr; i++ )
+        if ( addr > r->root[i].start && addr <= r->root[i].end )
+            return true;
+    return false;
+}
+
+unsigned int profile_unwind(unsigned long bp, unsigned long low,
+                            unsigned long end,
+                            const struct profile_unwind_roots *roots,
+                            uint64_t *ips, unsigned int max,
+                            unsigned int *flags)
+{
+    /* The frame pointer SAVE_ALL leaves for the frame starting at end. */
+    unsigned long bottom_rbp = ~(end + offsetof(struct cpu_user_regs, rbp));
     unsigned long next = bp, addr;
     const unsigned long *frame;
     unsigned int n = 0;
@@ -73,19 +123,39 @@ unsigned int profile_unwind(unsigned long bp, unsigned long low,
             return n;
         }
         ips[n++] = addr;
+        /* Above a root is only what the stack held before it was reset. */
+        if ( in_root(addr, roots) )
+            return n;
         /* Strictly upwards: the walk terminates, loops are cut. */
         low = (unsigned long)&frame[2];
     }
 
     /*
-     * The chain ends normally with a null frame pointer, or with a frame
-     * pointer (plain or inverted) past the last frame slot, e.g. at the
-     * guest's registers in cpu_info, after a walk that reached the bottom.
+     * The chain ends normally with a null frame pointer, with the frame
+     * pointer of the exception frame at the bottom (the guest's registers
+     * in cpu_info, or an IST stack's frame), or with a frame pointer past
+     * the last frame slot after a walk that reached the bottom.
      */
-    if ( next && low + UNWIND_BOTTOM_SLACK < end )
+    if ( next && next != bottom_rbp && low + UNWIND_BOTTOM_SLACK < end )
         *flags |= XEN_PROFILE_F_BAD_FRAME;
 
     return n;
+}
+
+unsigned int profile_walk(unsigned long sp, unsigned long bp,
+                          unsigned long base,
+                          const struct profile_unwind_roots *roots,
+                          uint64_t *ips, unsigned int max,
+                          unsigned int *flags)
+{
+    unsigned long end;
+
+    if ( !profile_stack_bounds(sp, base, &end) )
+    {
+        *flags |= XEN_PROFILE_F_NO_STACK;
+        return 0;
+    }
+    return profile_unwind(bp, sp, end, roots, ips, max, flags);
 }
 
 /*

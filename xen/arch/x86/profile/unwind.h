@@ -5,16 +5,66 @@
 #include <xen/types.h>
 
 /*
+ * Is sp inside one of the stacks of the pCPU whose STACK_SIZE-aligned
+ * stack block starts at base: the primary stack (pages 6-7, below the
+ * struct cpu_info at the top) or an IST stack (pages 1-4: #MC, NMI, #DB,
+ * #DF, below the exception frame at the top of each)?  If so, store in
+ * *end the bottom of that stack (the address of the exception frame, or
+ * of cpu_info's guest_cpu_user_regs, that closes it) and return true.
+ * Never true for a shadow-stack page (0 and 5), for another pCPU's
+ * stacks, or for an address outside the block, such as a guest's %rsp
+ * in the SYSCALL entry stub or before SYSRET.  base must come from this
+ * pCPU's own stack, never from the interrupted context.
+ */
+bool profile_stack_bounds(unsigned long sp, unsigned long base,
+                          unsigned long *end);
+
+/*
+ * Functions entered on a freshly reset stack (reset_stack_and_jump() and
+ * reset_stack_and_call_ind() targets: idle_loop(), the context switch
+ * tails), as (start, end] ranges of return addresses into them.  Above
+ * their frame a stack holds only what it held before it was reset.
+ */
+#define PROFILE_UNWIND_MAX_ROOTS 8
+
+struct profile_unwind_roots {
+    unsigned int nr;
+    struct {
+        unsigned long start, end;
+    } root[PROFILE_UNWIND_MAX_ROOTS];
+};
+
+/*
  * Walk Xen's frame-pointer chain from frame pointer bp, reading only words
  * inside [low, end) of one stack, and store up to max return addresses in
  * ips[].  Returns how many were stored; sets XEN_PROFILE_F_TRUNCATED in
  * *flags when max cut the walk, XEN_PROFILE_F_BAD_FRAME when a frame
  * pointer led neither to a frame nor to the bottom of the stack.
+ *
+ * The walk ends properly at the bottom of the stack: at a null frame
+ * pointer, at the (inverted) frame pointer of the exception frame that
+ * starts at end (the guest's registers in cpu_info, an IST stack's
+ * frame), or after a return address into one of roots (may be NULL).
+ *
  * Never faults (no read outside [low, end)), takes no lock, never prints,
  * and always terminates: each frame lies above the previous one.
  */
 unsigned int profile_unwind(unsigned long bp, unsigned long low,
-                            unsigned long end, uint64_t *ips,
-                            unsigned int max, unsigned int *flags);
+                            unsigned long end,
+                            const struct profile_unwind_roots *roots,
+                            uint64_t *ips, unsigned int max,
+                            unsigned int *flags);
+
+/*
+ * The walk of an interrupted Xen context with stack pointer sp and frame
+ * pointer bp, on the pCPU whose stack block starts at base: the walk of
+ * its stack if profile_stack_bounds() accepts sp, else nothing, with
+ * XEN_PROFILE_F_NO_STACK set in *flags.
+ */
+unsigned int profile_walk(unsigned long sp, unsigned long bp,
+                          unsigned long base,
+                          const struct profile_unwind_roots *roots,
+                          uint64_t *ips, unsigned int max,
+                          unsigned int *flags);
 
 #endif /* __X86_PROFILE_UNWIND_H__ */
