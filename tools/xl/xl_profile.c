@@ -152,7 +152,7 @@ static void start_error(const char *verb, int rc,
                 verb);
     else if (rc == ERROR_FAIL && e == E2BIG)
         fprintf(stderr, "xl profile %s: the rings would take more than "
-                "Xen allows (%u MiB in all, and a 1/%u of its free memory): "
+                "Xen allows (%u MiB in all, and 1/%u of its free memory): "
                 "use a smaller -b or fewer pCPUs (-C)\n", verb,
                 XEN_PROFILE_MAX_TOTAL_MIB, XEN_PROFILE_FREE_FRACTION);
     else if (rc == ERROR_FAIL && e == EIO)

@@ -35,6 +35,18 @@ int acquire_pmu_ownership(int pmu_ownership)
     return 1;
 }
 
+bool pmu_owned_by(int pmu_ownership)
+{
+    bool owned;
+
+    /* The lock orders this read after the caller's earlier writes. */
+    spin_lock(&pmu_owner_lock);
+    owned = pmu_owner == pmu_ownership;
+    spin_unlock(&pmu_owner_lock);
+
+    return owned;
+}
+
 void release_pmu_ownership(int pmu_ownership)
 {
     spin_lock(&pmu_owner_lock);

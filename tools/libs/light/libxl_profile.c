@@ -11,7 +11,9 @@
  *   ERROR_FAIL + errno      EBUSY: a session exists already (start) or is
  *                           still running (release); ENODATA: no session;
  *                           EPERM/EACCES: denied (XSM policy, not the
- *                           control domain); anything else: see the log.
+ *                           control domain); E2BIG: the rings would
+ *                           exceed Xen's cap (start); EIO: no pCPU could
+ *                           be started; anything else: see the log.
  */
 #include "libxl_osdeps.h"
 
@@ -31,7 +33,7 @@ static int profile_error(libxl__gc *gc, const char *what)
     }
     /* The caller explains the expected failures; log the others. */
     if (rc == ERROR_FAIL && e != EBUSY && e != ENODATA && e != EPERM &&
-        e != EACCES)
+        e != EACCES && e != E2BIG && e != EIO)
         LOGE(ERROR, "profile %s", what);
     errno = e;
     return rc;

@@ -31,11 +31,14 @@
 #define write_atomic(p, v)  __atomic_store_n(p, v, __ATOMIC_RELEASE)
 #define ACCESS_ONCE(x)      (*(volatile typeof(x) *)&(x))
 #define barrier()           __asm__ __volatile__ ( "" ::: "memory" )
+#define smp_mb()            __atomic_thread_fence(__ATOMIC_SEQ_CST)
+#define likely(x)           __builtin_expect(!!(x), 1)
 #define ASSERT(x)           assert(x)
 
 /* xen/lib.h: messages are kept (xen-stub.c), not printed into the TAP. */
 #define XENLOG_WARNING      "<4>"
 void xen_printk(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+#define printk(fmt, args...) xen_printk(fmt, ## args)
 #define printk_once(fmt, args...) ({                \
     static bool once_;                              \
                                                     \
@@ -107,11 +110,13 @@ static inline void spin_unlock(spinlock_t *l)
 #define PMU_OWNER_PROFILER  3
 int acquire_pmu_ownership(int pmu_ownership);
 void release_pmu_ownership(int pmu_ownership);
+bool pmu_owned_by(int pmu_ownership);
 
 /* public/profilectl.h, xen/profile.h: extracted by the Makefile. */
 #include "profile-defs.h"
 void profile_sample(const struct cpu_user_regs *regs);
 const struct profile_source *arch_profile_pmu_source(void);
+unsigned int profile_pmu_nmi(const struct cpu_user_regs *regs);
 
 /* The driver under test, copied without its #include lines. */
 #include "pmu.h"

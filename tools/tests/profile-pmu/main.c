@@ -77,6 +77,7 @@ int main(void)
     test_watchdog();
     test_source();
     test_race();
+    test_sharing();
 
     return tap_done();
 }

@@ -734,7 +734,7 @@ int pmu_hw_rdmsr(unsigned int msr, uint64_t *val)
 int pmu_hw_wrmsr(unsigned int msr, uint64_t val)
 {
     struct sim_cpu *c = hw_enter();
-    int rc = wr(c, msr, val);
+    int rc = c->wrmsr_fail && msr == c->wrmsr_fail ? -EIO : wr(c, msr, val);
     unsigned int i;
 
     for ( i = 0; i < c->nr_touched && c->touched[i] != msr; i++ )

@@ -90,6 +90,8 @@ struct sim_cpu {
     unsigned int cost_misses;               /* ... and LLC/branch misses */
     unsigned int pmi_latency;               /* cycles until a PMI arrives */
     bool pmi_lost;                          /* PMIs never arrive */
+    uint32_t wrmsr_fail;                    /* pmu_hw_wrmsr() of this MSR
+                                               fails (-EIO); 0: none */
     bool in_nmi;
     unsigned int defer;                     /* inside a pmu_hw_*() access */
     bool pending;                           /* an NMI is on its way */

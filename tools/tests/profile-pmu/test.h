@@ -14,7 +14,6 @@
 
 /* xen-glue.c: pmu-xen.c's static state. */
 void glue_reset(void);
-nmi_callback_t *glue_pmu_nmi(void);
 struct pmu_cpu *glue_state(unsigned int cpu);
 const struct pmu_counter *glue_counter(void);
 const struct pmu_caps *glue_caps(void);
@@ -54,5 +53,6 @@ void test_freq(void);
 void test_watchdog(void);
 void test_source(void);
 void test_race(void);
+void test_sharing(void);
 
 #endif /* TEST_PMU_TEST_H */

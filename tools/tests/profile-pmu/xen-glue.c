@@ -14,15 +14,10 @@ void glue_reset(void)
     memset(&counter, 0, sizeof(counter));
     memset(per_cpu__pmu_state, 0, sizeof(per_cpu__pmu_state));
     nr_started = 0;
-    saved_callback = NULL;
+    memset(per_cpu__pmu_start_rc, 0, sizeof(per_cpu__pmu_start_rc));
     probing = false;
     probe_nmis = 0;
     probe_result = 1;
-}
-
-nmi_callback_t *glue_pmu_nmi(void)
-{
-    return pmu_nmi;
 }
 
 struct pmu_cpu *glue_state(unsigned int cpu)

@@ -2,11 +2,12 @@
 /*
  * xen-stub.c: the parts of Xen the PMU source calls or is called by, over
  * the simulator (see xen-stub.h).  do_nmi() and the watchdog follow Xen
- * 4.17's arch/x86/traps.c and arch/x86/nmi.c: an NMI the callback does
- * not claim goes to nmi_watchdog_tick() when the watchdog runs (which
- * re-arms its counter whatever happened, counts "alerts" when no
- * nmi_timer tick came since the last NMI, and never clears the counter's
- * GLOBAL_STATUS bit), else it is an unknown NMI.
+ * 4.17's arch/x86/traps.c (with patches/0014) and arch/x86/nmi.c:
+ * profile_pmu_nmi() first, then the callback; an NMI neither claims goes
+ * to nmi_watchdog_tick() when the watchdog runs (which re-arms its
+ * counter whatever happened, counts "alerts" when no nmi_timer tick came
+ * since the last NMI, and never clears the counter's GLOBAL_STATUS bit),
+ * else it is an unknown NMI unless the profiler said it was its own.
  */
 #include <stdarg.h>
 
@@ -84,6 +85,17 @@ nmi_callback_t *xen_nmi_callback(void)
 s_time_t xen_time(void)
 {
     return (unsigned __int128)sim_tsc() * 1000000 / sim_tsc_khz();
+}
+
+int xen_vpmu_mode_set(unsigned int mode)
+{
+    vpmu_mode = mode;
+    if ( mode != XENPMU_MODE_OFF && pmu_owned_by(PMU_OWNER_PROFILER) )
+    {
+        vpmu_mode = XENPMU_MODE_OFF;
+        return -EBUSY;
+    }
+    return 0;
 }
 
 /* Reading the time takes a few cycles. */
@@ -230,11 +242,20 @@ static void do_nmi(unsigned int cpu, uint64_t ovf)
     /* The watchdog's counter is GP 0 (P6 and K7 alike). */
     uint64_t wd_bit = nmi_watchdog != NMI_NONE ? 1ULL << SIM_GP(0) : 0;
     bool handle_unknown = false;
+    unsigned int profiled;
 
     s->nmis++;
+    profiled = profile_pmu_nmi(regs);
     if ( callback && callback(regs, cpu) )
     {
         s->claimed++;
+        if ( ovf & wd_bit )
+            s->wd_swallowed++;
+        return;
+    }
+    if ( profiled == PROFILE_NMI_OURS )
+    {
+        s->profiled++;
         if ( ovf & wd_bit )
             s->wd_swallowed++;
         return;
@@ -245,7 +266,7 @@ static void do_nmi(unsigned int cpu, uint64_t ovf)
 
     if ( nmi_watchdog == NMI_NONE ||
          (!nmi_watchdog_tick(cpu) && watchdog_force) )
-        handle_unknown = true;
+        handle_unknown = !profiled;
     if ( handle_unknown )
         s->unknown++;
 }

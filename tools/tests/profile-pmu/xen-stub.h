@@ -13,6 +13,7 @@
 struct xen_nmi_stats {
     uint64_t nmis;              /* do_nmi() */
     uint64_t claimed;           /* the callback returned 1 */
+    uint64_t profiled;          /* profile_pmu_nmi(): the profiler's alone */
     uint64_t passed;            /* ... 0 (or none): Xen's handling */
     uint64_t wd_ticks;          /* nmi_watchdog_tick(), its counter wrapped */
     uint64_t wd_spurious;       /* nmi_watchdog_tick() for nothing */
@@ -44,5 +45,10 @@ void xen_watchdog_rearm(void);
 nmi_callback_t *xen_nmi_callback(void);
 /* The simulated time of this pCPU, in ns, without letting time pass. */
 s_time_t xen_time(void);
+/*
+ * XENPMU_mode_set as patches/ leave it (x86/cpu/vpmu.c): set the mode,
+ * then refuse (-EBUSY, mode back to off) if the profiler owns the PMU.
+ */
+int xen_vpmu_mode_set(unsigned int mode);
 
 #endif /* TEST_PMU_XEN_STUB_H */

@@ -22,6 +22,18 @@ int profile_sysctl(struct xen_sysctl_profile_op *op);
 /* Hook in the local APIC timer interrupt: maybe take a timer sample. */
 void profile_timer_interrupt(const struct cpu_user_regs *regs);
 
+/* What profile_pmu_nmi() made of an NMI. */
+#define PROFILE_NMI_NONE    0   /* not the profiler's: Xen's handling */
+#define PROFILE_NMI_OURS    1   /* the profiler's alone: nothing else to do */
+#define PROFILE_NMI_PASS    2   /* the profiler's, and maybe the watchdog's:
+                                   Xen's handling, but never unknown */
+
+/*
+ * Hook in do_nmi(), ahead of the NMI callback: claim, count and re-arm an
+ * overflow of the profiler's PMU counter (x86, PMU source).
+ */
+unsigned int profile_pmu_nmi(const struct cpu_user_regs *regs);
+
 /* A validated start request. */
 struct profile_config {
     unsigned int source;            /* XEN_PROFILE_SOURCE_TIMER / _PMU */
@@ -83,6 +95,13 @@ static inline int profile_sysctl(void *op)
 
 static inline void profile_timer_interrupt(const struct cpu_user_regs *regs)
 {
+}
+
+#define PROFILE_NMI_NONE    0
+
+static inline unsigned int profile_pmu_nmi(const struct cpu_user_regs *regs)
+{
+    return PROFILE_NMI_NONE;
 }
 
 #endif /* CONFIG_XEN_PROFILER */

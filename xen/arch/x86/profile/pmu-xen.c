@@ -4,10 +4,13 @@
  *
  * The hardware interface of pmu.c (MSRs, CPUID, LVTPC, TSC), and the
  * source's life cycle: refuse while vPMU is enabled or xenoprof owns the
- * PMU, take the PMU through Xen's ownership arbitration, install the NMI
- * callback (the slot must be free; its previous value is put back), check
- * once that an overflow NMI really arrives, program each pCPU on that pCPU
- * (an IPI), and give everything back on stop and CPU offline.
+ * PMU, take the PMU through Xen's ownership arbitration for the whole
+ * session, check once that an overflow NMI really arrives, program each
+ * pCPU on that pCPU (an IPI; a pCPU that cannot be programmed is not
+ * sampled), and give everything back on stop and CPU offline.  Overflow
+ * NMIs come in through profile_pmu_nmi(), which do_nmi() calls ahead of
+ * the NMI callback slot: the slot is never used, so microcode loading and
+ * livepatching, which take it, cannot starve the profiler.
  *
  * The NMI watchdog keeps working: it owns GP counter 0, which the driver
  * never uses, and an NMI in which its counter overflowed too is passed on
@@ -69,44 +72,47 @@ uint64_t pmu_hw_tsc(void)
 static struct pmu_caps caps;
 static struct pmu_counter counter;
 static DEFINE_PER_CPU(struct pmu_cpu, pmu_state);
+static DEFINE_PER_CPU(int, pmu_start_rc);
 static unsigned int nr_started;     /* pCPUs armed; under the CPU maps */
-static nmi_callback_t *saved_callback;
 static bool probing;
 static unsigned int probe_nmis;
 static int probe_result = 1;        /* 1: not probed yet */
 
-static int cf_check pmu_nmi(const struct cpu_user_regs *regs, int cpu)
+/*
+ * Called by do_nmi() for every NMI, before the NMI callback: the NMI
+ * callback slot may be held by someone else at any time (microcode
+ * loading, livepatching, a crash), and an overflow of our counter must
+ * still be claimed and the counter re-armed, or this pCPU would stop
+ * sampling for the rest of the session.  One load and a branch when this
+ * pCPU has no counter armed.
+ */
+unsigned int profile_pmu_nmi(const struct cpu_user_regs *regs)
 {
+    struct pmu_cpu *pc = &this_cpu(pmu_state);
     bool others;
 
-    if ( !pmu_cpu_nmi(&this_cpu(pmu_state), &caps, &others) )
-        return 0;                   /* Not ours: Xen's handling. */
-    if ( ACCESS_ONCE(probing) )
-        probe_nmis++;
-    else
-        profile_sample(regs);
+    if ( likely(!pc->active && !pc->late) )
+        return PROFILE_NMI_NONE;
+
+    switch ( pmu_cpu_nmi(pc, &caps, &others) )
+    {
+    case PMU_NMI_NONE:
+        return PROFILE_NMI_NONE;
+
+    case PMU_NMI_LATE:
+        /* Not unknown; the watchdog may look at it all the same. */
+        return PROFILE_NMI_PASS;
+
+    case PMU_NMI_OURS:
+        if ( ACCESS_ONCE(probing) )
+            probe_nmis++;
+        else
+            profile_sample(regs);
+        break;
+    }
 
     /* The watchdog's counter overflowed too: let Xen see this NMI. */
-    return !others;
-}
-
-/* Install pmu_nmi(); -EBUSY when another callback holds the slot. */
-static int take_nmi(void)
-{
-    nmi_callback_t *prev = set_nmi_callback(pmu_nmi);
-
-    if ( prev && prev != pmu_nmi )
-    {
-        set_nmi_callback(prev);
-        return -EBUSY;
-    }
-    saved_callback = NULL;
-    return 0;
-}
-
-static void give_nmi(void)
-{
-    set_nmi_callback(saved_callback);
+    return others ? PROFILE_NMI_PASS : PROFILE_NMI_OURS;
 }
 
 /* Does an overflow of our counter reach us as an NMI?  On this pCPU. */
@@ -114,26 +120,48 @@ static int probe_nmi(void)
 {
     struct pmu_counter cycles;
     s_time_t deadline;
-    int rc;
 
     if ( pmu_pick_counter(&caps, XEN_PROFILE_EVENT_CYCLES,
                           nmi_watchdog != NMI_NONE, &cycles) )
         cycles = counter;
-    rc = take_nmi();
-    if ( rc )
-        return rc;
     probe_nmis = 0;
     write_atomic(&probing, true);
-    pmu_cpu_start(&this_cpu(pmu_state), &caps, &cycles, PMU_PROBE_PERIOD,
-                  0, cpu_khz);
+    if ( pmu_cpu_start(&this_cpu(pmu_state), &caps, &cycles,
+                       PMU_PROBE_PERIOD, 0, cpu_khz) )
+    {
+        write_atomic(&probing, false);
+        return -EOPNOTSUPP;
+    }
     deadline = NOW() + PMU_PROBE_TIME;
     while ( !ACCESS_ONCE(probe_nmis) && NOW() < deadline )
         cpu_relax();
     pmu_cpu_stop(&this_cpu(pmu_state), &caps);
     write_atomic(&probing, false);
-    give_nmi();
 
     return ACCESS_ONCE(probe_nmis) ? 0 : -EOPNOTSUPP;
+}
+
+/*
+ * Take the PMU for the profiler, then check that vPMU is off.  vPMU's
+ * XENPMU_mode_set sets its mode first, then checks the owner (patches:
+ * x86/vpmu): whichever comes second sees the other, so a session and
+ * vPMU never run together.
+ */
+static int take_pmu(unsigned int *reason)
+{
+    if ( !acquire_pmu_ownership(PMU_OWNER_PROFILER) )
+    {
+        *reason = XEN_PROFILE_REASON_XENOPROF;
+        return -EBUSY;
+    }
+    smp_mb();
+    if ( ACCESS_ONCE(vpmu_mode) != XENPMU_MODE_OFF )
+    {
+        release_pmu_ownership(PMU_OWNER_PROFILER);
+        *reason = XEN_PROFILE_REASON_VPMU;
+        return -EBUSY;
+    }
+    return 0;
 }
 
 static int cf_check pmu_check(const struct profile_config *cfg,
@@ -163,25 +191,16 @@ static int cf_check pmu_check(const struct profile_config *cfg,
                         : cfg->period < PMU_MIN_PERIOD ||
                           cfg->period > counter.max_period )
         return -EINVAL;
-    if ( !acquire_pmu_ownership(PMU_OWNER_PROFILER) )
-    {
-        *reason = XEN_PROFILE_REASON_XENOPROF;
-        return -EBUSY;
-    }
+    if ( !nr_started && (rc = take_pmu(reason)) )
+        return rc;
 
-    /* Probe once; a busy NMI slot is only a passing state. */
+    /* Probe once. */
     rc = probe_result;
     if ( rc == 1 )
-    {
-        rc = probe_nmi();
-        if ( rc != -EBUSY )
-            probe_result = rc;
-    }
+        rc = probe_result = probe_nmi();
     if ( !nr_started )
         release_pmu_ownership(PMU_OWNER_PROFILER);
-    if ( rc == -EBUSY )
-        *reason = XEN_PROFILE_REASON_NMI_BUSY;
-    else if ( rc )
+    if ( rc )
     {
         printk_once(XENLOG_WARNING "profiler: no PMU overflow NMI within "
                     "%u ms: PMU source disabled\n",
@@ -192,15 +211,32 @@ static int cf_check pmu_check(const struct profile_config *cfg,
     return rc;
 }
 
+/*
+ * On the pCPU to start: the same counter must exist there (capabilities
+ * were read on another pCPU), and every register must take its value.
+ */
 static void cf_check start_here(void *data)
 {
     const struct profile_config *cfg = data;
     /* In frequency mode, start from a cycles-based guess. */
     uint64_t period = cfg->frequency ? cpu_khz * 1000ULL / cfg->frequency
                                      : cfg->period;
+    struct pmu_caps here;
+    struct pmu_counter ctr;
 
-    pmu_cpu_start(&this_cpu(pmu_state), &caps, &counter, period,
-                  cfg->frequency, cpu_khz);
+    if ( pmu_detect(&here) || here.vendor != caps.vendor ||
+         pmu_pick_counter(&here, cfg->event, nmi_watchdog != NMI_NONE,
+                          &ctr) ||
+         ctr.fixed != counter.fixed || ctr.idx != counter.idx ||
+         ctr.ctr_msr != counter.ctr_msr || ctr.wr_msr != counter.wr_msr ||
+         ctr.width != counter.width )
+    {
+        this_cpu(pmu_start_rc) = -EOPNOTSUPP;
+        return;
+    }
+    this_cpu(pmu_start_rc) = pmu_cpu_start(&this_cpu(pmu_state), &caps,
+                                           &counter, period, cfg->frequency,
+                                           cpu_khz);
 }
 
 static void cf_check stop_here(void *data)
@@ -211,21 +247,23 @@ static void cf_check stop_here(void *data)
 static int cf_check pmu_start(const struct profile_config *cfg,
                               unsigned int cpu)
 {
+    unsigned int reason;
     int rc;
 
-    if ( !nr_started )
+    if ( !nr_started && (rc = take_pmu(&reason)) )
+        return rc;
+    per_cpu(pmu_start_rc, cpu) = -EIO;
+    on_selected_cpus(cpumask_of(cpu), start_here, (void *)cfg, 1);
+    rc = per_cpu(pmu_start_rc, cpu);
+    if ( rc )
     {
-        if ( !acquire_pmu_ownership(PMU_OWNER_PROFILER) )
-            return -EBUSY;
-        rc = take_nmi();
-        if ( rc )
-        {
+        printk(XENLOG_WARNING "profiler: pCPU %u: PMU counter cannot be "
+               "programmed (%d): not sampled\n", cpu, rc);
+        if ( !nr_started )
             release_pmu_ownership(PMU_OWNER_PROFILER);
-            return rc;
-        }
+        return rc;
     }
     nr_started++;
-    on_selected_cpus(cpumask_of(cpu), start_here, (void *)cfg, 1);
 
     return 0;
 }
@@ -235,7 +273,6 @@ static void cf_check pmu_stop(unsigned int cpu)
     on_selected_cpus(cpumask_of(cpu), stop_here, NULL, 1);
     if ( --nr_started )
         return;
-    give_nmi();
     release_pmu_ownership(PMU_OWNER_PROFILER);
 }
 

@@ -205,58 +205,99 @@ static uint64_t global_bit(const struct pmu_counter *ctr)
     return 1ULL << (ctr->fixed ? 32 + ctr->idx : ctr->idx);
 }
 
-static void arm(const struct pmu_cpu *pc)
+static int arm(const struct pmu_cpu *pc)
 {
-    pmu_hw_wrmsr(pc->ctr.wr_msr, -pc->period & width_mask(pc->ctr.width));
+    return pmu_hw_wrmsr(pc->ctr.wr_msr,
+                        -pc->period & width_mask(pc->ctr.width));
 }
 
-void pmu_cpu_start(struct pmu_cpu *pc, const struct pmu_caps *c,
-                   const struct pmu_counter *ctr, uint64_t period,
-                   unsigned int frequency, uint64_t tsc_khz)
+/* Put back what pmu_cpu_start() found (counter disabled first). */
+static void restore(const struct pmu_cpu *pc, const struct pmu_caps *c)
 {
     const struct pmu_counter *k = &pc->ctr;
-    uint64_t v;
 
+    if ( c->vendor == PMU_VENDOR_INTEL )
+    {
+        if ( k->fixed )
+            pmu_hw_wrmsr(PMU_MSR_FIXED_CTR_CTRL, pc->saved_fixed_ctrl);
+        else
+            pmu_hw_wrmsr(k->ctl_msr, pc->saved_ctl);
+        pmu_hw_wrmsr(k->wr_msr, pc->saved_ctr);
+        pmu_hw_wrmsr(PMU_MSR_GLOBAL_OVF_CTRL, global_bit(k));
+        pmu_hw_wrmsr(PMU_MSR_GLOBAL_CTRL, pc->saved_global_ctrl);
+    }
+    else
+    {
+        pmu_hw_wrmsr(k->wr_msr, pc->saved_ctr);
+        pmu_hw_wrmsr(k->ctl_msr, pc->saved_ctl);
+    }
+}
+
+int pmu_cpu_start(struct pmu_cpu *pc, const struct pmu_caps *c,
+                  const struct pmu_counter *ctr, uint64_t period,
+                  unsigned int frequency, uint64_t tsc_khz)
+{
+    const struct pmu_counter *k = &pc->ctr;
+    uint64_t v, late_until = pc->late_until;
+    bool late = pc->late;
+    int rc = 0;
+
+    /* An NMI still due from the last session stays expected. */
     memset(pc, 0, sizeof(*pc));
+    pc->late = late;
+    pc->late_until = late_until;
     pc->ctr = *ctr;
     pc->period = period < 1 ? 1 : min(period, ctr->max_period);
     pc->frequency = frequency;
     pc->tsc_khz = tsc_khz;
 
     pc->saved_lvtpc = pmu_hw_lvtpc_read();
-    pmu_hw_rdmsr(k->ctr_msr, &pc->saved_ctr);
+    rc |= pmu_hw_rdmsr(k->ctr_msr, &pc->saved_ctr);
     if ( !k->fixed )
-        pmu_hw_rdmsr(k->ctl_msr, &pc->saved_ctl);
+        rc |= pmu_hw_rdmsr(k->ctl_msr, &pc->saved_ctl);
 
     if ( c->vendor == PMU_VENDOR_INTEL )
     {
-        pmu_hw_rdmsr(PMU_MSR_GLOBAL_CTRL, &pc->saved_global_ctrl);
-        pmu_hw_rdmsr(PMU_MSR_FIXED_CTR_CTRL, &pc->saved_fixed_ctrl);
-        pmu_hw_wrmsr(PMU_MSR_GLOBAL_CTRL,
-                     pc->saved_global_ctrl & ~global_bit(k));
-        arm(pc);
+        rc |= pmu_hw_rdmsr(PMU_MSR_GLOBAL_CTRL, &pc->saved_global_ctrl);
+        rc |= pmu_hw_rdmsr(PMU_MSR_FIXED_CTR_CTRL, &pc->saved_fixed_ctrl);
+        if ( rc )
+            return -EIO;            /* Nothing written yet. */
+        rc |= pmu_hw_wrmsr(PMU_MSR_GLOBAL_CTRL,
+                           pc->saved_global_ctrl & ~global_bit(k));
+        rc |= arm(pc);
         if ( k->fixed )
         {
             v = pc->saved_fixed_ctrl & ~(0xfULL << (4 * k->idx));
-            pmu_hw_wrmsr(PMU_MSR_FIXED_CTR_CTRL,
-                         v | (FIXED_CTRL_ALL_RINGS_PMI << (4 * k->idx)));
+            rc |= pmu_hw_wrmsr(PMU_MSR_FIXED_CTR_CTRL,
+                               v | (FIXED_CTRL_ALL_RINGS_PMI << (4 * k->idx)));
         }
         else
-            pmu_hw_wrmsr(k->ctl_msr, k->ctl);
-        pmu_hw_wrmsr(PMU_MSR_GLOBAL_OVF_CTRL, global_bit(k));
-        pmu_hw_wrmsr(PMU_MSR_GLOBAL_CTRL,
-                     pc->saved_global_ctrl | global_bit(k));
+            rc |= pmu_hw_wrmsr(k->ctl_msr, k->ctl);
+        rc |= pmu_hw_wrmsr(PMU_MSR_GLOBAL_OVF_CTRL, global_bit(k));
+        if ( !rc )
+            rc = pmu_hw_wrmsr(PMU_MSR_GLOBAL_CTRL,
+                              pc->saved_global_ctrl | global_bit(k));
     }
     else
     {
-        pmu_hw_wrmsr(k->ctl_msr, k->ctl & ~PMU_EVNTSEL_EN);
-        arm(pc);
-        pmu_hw_wrmsr(k->ctl_msr, k->ctl);
+        if ( rc )
+            return -EIO;
+        rc |= pmu_hw_wrmsr(k->ctl_msr, k->ctl & ~PMU_EVNTSEL_EN);
+        rc |= arm(pc);
+        if ( !rc )
+            rc = pmu_hw_wrmsr(k->ctl_msr, k->ctl);
+    }
+    if ( rc )
+    {
+        /* A counter that cannot be programmed: leave it as it was. */
+        restore(pc, c);
+        return -EIO;
     }
 
     pmu_hw_lvtpc_write(PMU_APIC_DM_NMI);
     pc->last_tsc = pmu_hw_tsc();
     pc->active = true;
+    return 0;
 }
 
 /*
@@ -276,6 +317,9 @@ static bool top_bit_clear(unsigned int msr, unsigned int width)
  */
 #define PMU_LATE_NMI_READS 10000
 
+/* How long after a stop the NMI of a pending overflow may still come. */
+#define PMU_LATE_NMI_MS 100
+
 /* Did our counter overflow without its NMI having been taken yet? */
 static bool overflow_pending(const struct pmu_cpu *pc,
                              const struct pmu_caps *c)
@@ -294,12 +338,23 @@ static bool overflow_pending(const struct pmu_cpu *pc,
  * ours, so that it is claimed rather than reaching Xen as an unknown NMI:
  * the NMI re-arms the counter, which ends the wait.
  */
-static void wait_late_nmi(const struct pmu_cpu *pc, const struct pmu_caps *c)
+static void wait_late_nmi(struct pmu_cpu *pc, const struct pmu_caps *c)
 {
     unsigned int n = PMU_LATE_NMI_READS;
 
     while ( n-- && overflow_pending(pc, c) )
         barrier();
+    /*
+     * Still pending: its NMI is still on its way and will arrive after
+     * the counter is given back.  The first unclaimed NMI within
+     * PMU_LATE_NMI_MS is that one, ours (pmu_cpu_nmi()).
+     */
+    if ( overflow_pending(pc, c) )
+    {
+        pc->late_until = pmu_hw_tsc() + pc->tsc_khz * PMU_LATE_NMI_MS;
+        barrier();
+        pc->late = true;
+    }
 }
 
 void pmu_cpu_stop(struct pmu_cpu *pc, const struct pmu_caps *c)
@@ -314,29 +369,15 @@ void pmu_cpu_stop(struct pmu_cpu *pc, const struct pmu_caps *c)
      * it would reach Xen as an unknown NMI.
      */
     if ( c->vendor == PMU_VENDOR_INTEL )
-    {
         pmu_hw_wrmsr(PMU_MSR_GLOBAL_CTRL,
                      pc->saved_global_ctrl & ~global_bit(k));
-        wait_late_nmi(pc, c);
-        barrier();
-        pc->active = false;
-        if ( k->fixed )
-            pmu_hw_wrmsr(PMU_MSR_FIXED_CTR_CTRL, pc->saved_fixed_ctrl);
-        else
-            pmu_hw_wrmsr(k->ctl_msr, pc->saved_ctl);
-        pmu_hw_wrmsr(k->wr_msr, pc->saved_ctr);
-        pmu_hw_wrmsr(PMU_MSR_GLOBAL_OVF_CTRL, global_bit(k));
-        pmu_hw_wrmsr(PMU_MSR_GLOBAL_CTRL, pc->saved_global_ctrl);
-    }
     else
-    {
         pmu_hw_wrmsr(k->ctl_msr, pc->saved_ctl & ~PMU_EVNTSEL_EN);
-        wait_late_nmi(pc, c);
-        barrier();
-        pc->active = false;
-        pmu_hw_wrmsr(k->wr_msr, pc->saved_ctr);
-        pmu_hw_wrmsr(k->ctl_msr, pc->saved_ctl);
-    }
+    wait_late_nmi(pc, c);
+    barrier();
+    pc->active = false;
+    barrier();
+    restore(pc, c);
     pmu_hw_lvtpc_write(pc->saved_lvtpc);
 }
 
@@ -358,26 +399,50 @@ static bool intel_watchdog_overflowed(const struct pmu_caps *c,
            top_bit_clear(PMU_MSR_P6_PERFCTR(0), c->gp_width);
 }
 
-bool pmu_cpu_nmi(struct pmu_cpu *pc, const struct pmu_caps *c, bool *others)
+/*
+ * Not armed: is this the NMI of an overflow that was still pending when
+ * the counter was stopped?  Claimed once, within its time window.
+ */
+static enum pmu_nmi late_nmi(struct pmu_cpu *pc)
+{
+    if ( !pc->late )
+        return PMU_NMI_NONE;
+    pc->late = false;
+    if ( (int64_t)(pmu_hw_tsc() - pc->late_until) > 0 )
+        return PMU_NMI_NONE;
+    pc->late_nmis++;
+    return PMU_NMI_LATE;
+}
+
+enum pmu_nmi pmu_cpu_nmi(struct pmu_cpu *pc, const struct pmu_caps *c,
+                         bool *others)
 {
     const struct pmu_counter *k = &pc->ctr;
     uint64_t status, now;
 
     *others = false;
     if ( !pc->active )
-        return false;
+        return late_nmi(pc);
 
     if ( c->vendor == PMU_VENDOR_INTEL )
     {
         if ( pmu_hw_rdmsr(PMU_MSR_GLOBAL_STATUS, &status) ||
              !(status & global_bit(k)) )
-            return false;
+        {
+            /*
+             * Another counter's PMI (the watchdog's) masked LVTPC when it
+             * was delivered, and whoever takes this NMI (a callback that
+             * swallows it) may not unmask it: ours must keep coming.
+             */
+            pmu_hw_lvtpc_write(PMU_APIC_DM_NMI);
+            return late_nmi(pc);
+        }
         *others = intel_watchdog_overflowed(c, k);
     }
     else
     {
         if ( !top_bit_clear(k->ctr_msr, k->width) )
-            return false;
+            return late_nmi(pc);
         /* The watchdog's counter 0, when it runs beside us. */
         *others = k->idx && top_bit_clear(c->amd_ext ?
                                            PMU_MSR_F15H_PERFCTR(0) :
@@ -399,7 +464,7 @@ bool pmu_cpu_nmi(struct pmu_cpu *pc, const struct pmu_caps *c, bool *others)
     /* Delivery masks LVTPC on some CPUs: unmask it for the next one. */
     pmu_hw_lvtpc_write(PMU_APIC_DM_NMI);
 
-    return true;
+    return PMU_NMI_OURS;
 }
 
 uint64_t pmu_next_period(uint64_t period, uint64_t elapsed,

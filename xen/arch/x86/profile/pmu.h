@@ -95,6 +95,9 @@ struct pmu_cpu {
     uint64_t tsc_khz;
     uint64_t last_tsc;              /* TSC at the last (re-)arm */
     uint64_t nmis;                  /* overflows of our counter */
+    bool late;                      /* stopped with an overflow pending */
+    uint64_t late_until;            /* ... whose NMI may come until then */
+    uint64_t late_nmis;             /* such NMIs, claimed after the stop */
     /* What start() found, put back by stop(). */
     uint64_t saved_ctl, saved_ctr, saved_fixed_ctrl, saved_global_ctrl;
     uint32_t saved_lvtpc;
@@ -119,21 +122,35 @@ int pmu_pick_counter(const struct pmu_caps *caps, unsigned int event,
  * Arm ctr on this pCPU to overflow every period events (frequency Hz when
  * not 0: the period then adapts), with LVTPC delivering an NMI.  The
  * registers touched are saved first and put back by pmu_cpu_stop().
+ * Returns 0, or -EIO when a register cannot be read or written: then
+ * what was written is put back and the pCPU is not armed.
  */
-void pmu_cpu_start(struct pmu_cpu *pc, const struct pmu_caps *caps,
-                   const struct pmu_counter *ctr, uint64_t period,
-                   unsigned int frequency, uint64_t tsc_khz);
+int pmu_cpu_start(struct pmu_cpu *pc, const struct pmu_caps *caps,
+                  const struct pmu_counter *ctr, uint64_t period,
+                  unsigned int frequency, uint64_t tsc_khz);
+/*
+ * Disarm this pCPU and put its registers back.  An overflow whose NMI
+ * has not arrived after a bounded wait is remembered (pmu_cpu_nmi()).
+ */
 void pmu_cpu_stop(struct pmu_cpu *pc, const struct pmu_caps *caps);
+
+/* What an NMI was to this pCPU's counter (pmu_cpu_nmi()). */
+enum pmu_nmi {
+    PMU_NMI_NONE,                   /* not ours */
+    PMU_NMI_OURS,                   /* our overflow: sample it */
+    PMU_NMI_LATE,                   /* the overflow pending at stop: drop */
+};
 
 /*
  * In the NMI: did our counter overflow?  If so, re-arm it (adapting the
  * period in frequency mode), acknowledge the overflow, unmask LVTPC, and
- * return true.  *others is set when another counter (the watchdog's)
- * overflowed too, so that the NMI is passed on to Xen's handler.  Takes
- * no lock, never prints.
+ * return PMU_NMI_OURS.  Not armed, the first NMI after a stop that left
+ * an overflow pending is PMU_NMI_LATE (within PMU_LATE_NMI_MS).  *others
+ * is set when another counter (the watchdog's) overflowed too, so that
+ * the NMI is passed on to Xen's handler.  Takes no lock, never prints.
  */
-bool pmu_cpu_nmi(struct pmu_cpu *pc, const struct pmu_caps *caps,
-                 bool *others);
+enum pmu_nmi pmu_cpu_nmi(struct pmu_cpu *pc, const struct pmu_caps *caps,
+                         bool *others);
 
 /*
  * Frequency mode, as Linux perf: the next period from the events counted

@@ -1,0 +1,36 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The profiler's sysctl fuzzed, and large starts, in a virtual host of 8
+# pCPUs (3 GiB: Xen then has about 2 GiB free, so 64 MiB rings fit on
+# some pCPUs and not on all): test/jobs/profile-fuzz.sh with fuzz-sysctl
+# built here against the toolstack.  The job's TAP results are passed
+# through, then its figures are printed.
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+. "$top/test/lib/tap.sh"
+: "${BUILD:=$top/build}"
+out=$BUILD/vhost/fuzz
+src=$top/tools/tests/profile-sysctl-fuzz/fuzz-sysctl.c
+bin=$BUILD/tests/fuzz-sysctl/fuzz-sysctl
+mkdir -p "$(dirname "$bin")"
+if ! cc -O2 -g -Wall -Wextra -Werror -D__XEN_TOOLS__ \
+        -I"$BUILD/dist/usr/include" -o "$bin" "$src" \
+        -L"$BUILD/dist/usr/lib" -Wl,-rpath-link,"$BUILD/dist/usr/lib" \
+        -lxencall > "$bin.log" 2>&1; then
+    nok "build fuzz-sysctl"
+    sed 's/^/# /' "$bin.log"
+    finish
+fi
+ok "build fuzz-sysctl against the toolstack"
+"$top/test/vhost/vhost.sh" --quiet --smp 8 --mem 3072 --timeout 900 "$out" \
+    "$top/test/jobs/profile-fuzz.sh" "$top/test/lib/tap.sh" "$bin"
+rc=$?
+job=$(sed -n '/VHOST: job start/,/VHOST: job end/p' "$out/console.log" |
+      sed -e 's/^\[ *[0-9.]*\] //' -e 's/\r$//')
+planned=$(echo "$job" | sed -n 's/^1\.\.\([0-9]*\)$/\1/p' | tail -n 1)
+echo "$job" | grep -E '^(ok|not ok) [0-9]+ - ' |
+    sed 's/^\(ok\|not ok\) [0-9]* -/\1 - fuzz job:/'
+echo "$job" | grep -E '^# # ' || true
+seen=$(echo "$job" | grep -c -E '^(ok|not ok) [0-9]+ - ')
+check "the fuzz job exits 0 in dom0 (status $rc)" test $rc -eq 0
+check "the fuzz job reported its planned results" test "$seen" -ge "${planned:-999}"
+finish
