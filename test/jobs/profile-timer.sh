@@ -25,7 +25,7 @@ one_line_error() {
     diag "$(cat err.txt)"
 }
 
-plan 45
+plan 52
 xl profile discard >/dev/null 2>&1    # a leftover of an aborted run
 check "status says idle" sh -c 'xl profile status | grep -q "^state *: idle"'
 check "stop when idle fails, saying so" \
@@ -37,6 +37,10 @@ check "-s bogus: one-line error" one_line_error xl profile start -s bogus
 check "-F with -c: one-line error" one_line_error xl profile start -F 97 -c 100000
 check "-C 4095 (no such pCPU): one-line error from Xen" one_line_error xl profile start -C 4095
 check "an unknown verb: one-line error" one_line_error xl profile bogus
+for v in start stop status record discard; do
+    check "xl profile $v -h prints its usage and exits 0" \
+        sh -c "xl profile $v -h > help-$v.txt && head -n 1 help-$v.txt | grep -q '^Usage: xl profile $v'"
+done
 
 nr=$(xl info | sed -n 's/^nr_cpus *: //p')
 # Without a usable PMU (set EXPECT_PMU=1 on a host that has one), -s pmu
@@ -149,10 +153,16 @@ if [ -r /proc/xen/xensyms ]; then
 else
     skip "every function is in Xen's symbol table" "no /proc/xen/xensyms"
 fi
-deep=$(awk '!/^\[|^d[0-9]+v/ { n = split($1, f, ";"); t += $NF; if (n > 2) d += $NF }
+deep=$(awk '!/^\[|^d[0-9]+v|^idle_loop/ { n = split($1, f, ";"); t += $NF; if (n > 2) d += $NF }
             END { printf "%d %d", d, t }' out.folded)
-check "most Xen stacks are deeper than 2 frames ($deep)" \
+check "most Xen stacks outside the idle loop are deeper than 2 frames ($deep)" \
     sh -c "set -- $deep; [ \$((\$1 * 2)) -gt \$2 ]"
+# A stack entered afresh (the idle loop) ends there: nothing stale above.
+above=$(grep -E ';idle_loop(;| )' out.folded | head -n 3 | tr '\n' ' ')
+check "idle_loop is always the root: no frame above it${above:+ (not: $above)}" test -z "$above"
+bad=$(awk '/^\[bad frame\]/ { b += $NF } { t += $NF } END { printf "%d %d", b, t }' out.folded)
+check "BAD_FRAME samples under 1 % ($bad)" \
+    sh -c "set -- $bad; [ \$((\$1 * 100)) -lt \$2 ]"
 # Roots: idle pCPUs sample the idle loop, the workload the hypercall path.
 idle=$(awk '/(^|;)idle_loop(;| )/ { s += $NF } END { print s + 0 }' out.folded)
 hcall=$(awk '/(^|;)(pv|hvm)_hypercall(;| )/ { s += $NF } END { print s + 0 }' out.folded)

@@ -99,7 +99,7 @@
 #define XEN_PROFILE_REASON_PMU_OK     4 /* auto: a usable PMU */
 #define XEN_PROFILE_REASON_VPMU       5 /* PMU busy: vPMU is enabled */
 #define XEN_PROFILE_REASON_XENOPROF   6 /* PMU busy: xenoprof owns it */
-#define XEN_PROFILE_REASON_NMI_BUSY   7 /* PMU busy: the NMI callback is taken */
+#define XEN_PROFILE_REASON_NMI_BUSY   7 /* no longer returned (kept: ABI) */
 #define XEN_PROFILE_REASON_NO_EVENT   8 /* this CPU lacks the event */
 #define XEN_PROFILE_REASON_NO_NMI     9 /* the probe saw no overflow NMI */
 
