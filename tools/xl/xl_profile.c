@@ -182,6 +182,11 @@ static int do_start(const char *verb, libxl_profile_params *p,
                 verb);
         return -1;
     }
+    if (p->period && p->source == LIBXL_PROFILE_SOURCE_AUTO) {
+        fprintf(stderr, "xl profile %s: -c needs -s timer (a period in ns) "
+                "or -s pmu (in events)\n", verb);
+        return -1;
+    }
     if (!p->frequency && !p->period)
         p->frequency = DEFAULT_HZ;
 

@@ -116,7 +116,9 @@ bool pmu_owned_by(int pmu_ownership);
 #include "profile-defs.h"
 void profile_sample(const struct cpu_user_regs *regs);
 const struct profile_source *arch_profile_pmu_source(void);
-unsigned int profile_pmu_nmi(const struct cpu_user_regs *regs);
+unsigned int profile_pmu_nmi(const struct cpu_user_regs *regs,
+                             bool slot_held);
+void profile_sample_lost(void);
 
 /* The driver under test, copied without its #include lines. */
 #include "pmu.h"

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test-freq.c: frequency mode.  pmu_next_period() against an exact
- * (128-bit) reference: the 1/8 low-pass step, never 0, never above max,
+ * (128-bit) reference: the 1/8 low-pass step, never below PMU_MIN_PERIOD,
+ * never above max,
  * no overflow for huge values.  Then the PMU source at F Hz while the
  * events per TSC tick change (the core clock from 3 GHz to 1 GHz under
  * a 2 GHz TSC, or the IPC): the sample rate settles within 5 % of F in
@@ -23,8 +24,8 @@ static uint64_t ref_next(uint64_t period, uint64_t elapsed, uint64_t khz,
     target = (u128)khz * 1000 / f;
     desired = (u128)period * target / elapsed;
     next = period + (desired - (s128)period) / 8;
-    if ( next < 1 )
-        return 1;
+    if ( next < PMU_MIN_PERIOD )
+        return PMU_MIN_PERIOD;
     return next > max ? max : next;
 }
 
@@ -43,10 +44,14 @@ static void next_basic(void)
            "next_period: too short: 1/8 of the way up");
     tap_ok(pmu_next_period(3000000, 9000000, 3000000, 1000, max) == 2750000,
            "next_period: too long: 1/8 of the way down");
-    tap_ok(pmu_next_period(1, 1ULL << 40, 3000000, 10000, max) == 1 &&
-           pmu_next_period(2, ~0ULL, 3000000, 10000, max) == 2 &&
-           pmu_next_period(1, ~0ULL, 1, 10000, max) == 1,
-           "next_period: never 0");
+    tap_ok(pmu_next_period(1, 1ULL << 40, 3000000, 10000, max) ==
+           PMU_MIN_PERIOD &&
+           pmu_next_period(PMU_MIN_PERIOD + 1, ~0ULL, 3000000, 10000, max) ==
+           PMU_MIN_PERIOD &&
+           pmu_next_period(PMU_MIN_PERIOD, ~0ULL, 1, 10000, max) ==
+           PMU_MIN_PERIOD,
+           "next_period: never below PMU_MIN_PERIOD (%u): no NMI storm, no "
+           "overflow inside the handler", PMU_MIN_PERIOD);
     tap_ok(pmu_next_period(0x7fffffff, 1000, 3000000, 1, 0x7fffffff) ==
            0x7fffffff &&
            pmu_next_period(max, 3, 3000000, 1, max) == max,
@@ -87,7 +92,7 @@ static void next_grid(void)
         got = pmu_next_period(p, elapsed[b], khz[c], freqs[d], maxes[e]);
         want = ref_next(p, elapsed[b], khz[c], freqs[d], maxes[e]);
         n++;
-        if ( got < 1 || got > maxes[e] )
+        if ( got < PMU_MIN_PERIOD || got > maxes[e] )
         {
             if ( !range++ )
                 tap_diag("next_period(%#llx, %#llx, %llu, %u, %#llx) = "
@@ -122,7 +127,8 @@ static void next_grid(void)
                          (unsigned long long)got, (unsigned long long)want);
         }
     }
-    tap_ok(!range, "next_period grid: %u of %u out of [1, max]", range, n);
+    tap_ok(!range, "next_period grid: %u of %u out of [PMU_MIN_PERIOD, max]",
+           range, n);
     tap_ok(!dir, "next_period grid: %u of %u with a TSC up to 100 GHz move "
            "the wrong way (overflow)", dir, n);
     tap_ok(!close, "next_period grid: %u of %u plausible ones off the exact "

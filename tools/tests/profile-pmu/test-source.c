@@ -63,8 +63,8 @@ static void refusals(void)
     tap_ok(acquire_pmu_ownership(PMU_OWNER_HVM), "source: an HVM vPMU "
            "takes the PMU");
     rc = check(XEN_PROFILE_EVENT_CYCLES, 100000, 0, &reason);
-    tap_ok(rc == -EBUSY && reason == XEN_PROFILE_REASON_XENOPROF,
-           "source: a vPMU guest owns the PMU: -EBUSY (%d, %u)", rc, reason);
+    tap_ok(rc == -EBUSY && reason == XEN_PROFILE_REASON_VPMU,
+           "source: a vPMU guest owns the PMU: -EBUSY, VPMU (%d, %u)", rc, reason);
     release_pmu_ownership(PMU_OWNER_HVM);
 
     /* The NMI callback slot is not the profiler's: held, nothing fails. */

@@ -145,6 +145,11 @@ void profile_sample(const struct cpu_user_regs *regs)
         xen_sample_hook(cpu);
 }
 
+void profile_sample_lost(void)
+{
+    xen_stats[sim_cur()].lost++;
+}
+
 /* ---- The NMI watchdog (arch/x86/nmi.c) ---- */
 
 static unsigned int wd_msr(bool sel)
@@ -245,7 +250,7 @@ static void do_nmi(unsigned int cpu, uint64_t ovf)
     unsigned int profiled;
 
     s->nmis++;
-    profiled = profile_pmu_nmi(regs);
+    profiled = profile_pmu_nmi(regs, callback != NULL);
     if ( callback && callback(regs, cpu) )
     {
         s->claimed++;

@@ -24,6 +24,7 @@ struct xen_nmi_stats {
     uint64_t wd_swallowed;      /* the watchdog's PMI, claimed */
     uint64_t ours_passed;       /* only a profile PMI, not claimed */
     uint64_t samples;           /* profile_sample() */
+    uint64_t lost;              /* profile_sample_lost() */
 };
 
 extern struct xen_nmi_stats xen_stats[SIM_NR_CPUS];

@@ -142,6 +142,13 @@ static const struct ucase {
       0, 256, 16, F(10), { { 10, 0, F(100) }, { 100, 0, F(120) },
                            { 120, 0, F(140) }, { 140, 0, GARBAGE } },
       2, { 10, 100 }, 0 },
+    { "a frame inside the saved registers of an exception frame is not "
+      "taken", 0, 256, 16, F(10), { { 10, 0, XF(40) }, { 40, 1, F(50) },
+                                    { 50, 0, F(80) }, { 80, 0, NUL } },
+      2, { 10, 40 }, B },
+    { "the frame right above an exception frame is", 0, 256, 16, F(10),
+      { { 10, 0, XF(40) }, { 40, 1, F(57) }, { 57, 0, NUL } },
+      3, { 10, 40, 57 }, 0 },
     { "a root as first return address", 0, 256, 16, F(100),
       { { 100, 0, F(120) }, { 120, 0, NUL } }, 1, { 100 }, 0 },
 #undef T

@@ -92,6 +92,9 @@ static int get_config(const struct xen_profile_start *s,
         return -EINVAL;
     if ( !s->frequency == !s->period )
         return -EINVAL;
+    /* A period is ns for the timer, events for the PMU: name the source. */
+    if ( s->period && s->source == XEN_PROFILE_SOURCE_AUTO )
+        return -EINVAL;
 
     memset(cfg, 0, sizeof(*cfg));
     cfg->source = s->source;
@@ -250,19 +253,22 @@ static void release_all(void)
  * kept to recognise its continuation.
  */
 static struct {
-    struct xen_profile_start req;   /* as asked, OUT fields zero */
+    struct xen_profile_start req;   /* as asked */
     struct profile_config cfg;
     const struct profile_source *src;
+    cpumask_t mask;                 /* the pCPUs, as the first call saw them */
     unsigned int next;              /* first pCPU id not allocated yet */
 } starting;
 
-/* The request of op, without its OUT fields, for comparison. */
-static void request_of(const struct xen_profile_start *op,
-                       struct xen_profile_start *req)
+/* Is op the request a start in progress was made with (IN fields)? */
+static bool same_request(const struct xen_profile_start *a,
+                         const struct xen_profile_start *b)
 {
-    *req = *op;
-    req->reason = 0;
-    req->nr_failed = 0;
+    return a->source == b->source && a->flags == b->flags &&
+           a->frequency == b->frequency && a->max_depth == b->max_depth &&
+           a->period == b->period && a->ring_kib == b->ring_kib &&
+           a->event == b->event && a->cpumap.nr_bits == b->cpumap.nr_bits &&
+           a->cpumap.bitmap.p == b->cpumap.bitmap.p;
 }
 
 /*
@@ -310,6 +316,14 @@ static int start_sampling(const cpumask_t *mask, unsigned int *failed)
     *failed = 0;
     for_each_cpu ( cpu, mask )
     {
+        /* Only a pCPU with its ring and scratch record may sample. */
+        if ( !(profile_cpus[cpu].flags & XEN_PROFILE_CPU_RING) ||
+             !profile_cpus[cpu].scratch )
+        {
+            profile_cpus[cpu].flags |= XEN_PROFILE_CPU_FAILED;
+            (*failed)++;
+            continue;
+        }
         rc = start_cpu(cpu);
         if ( !rc )
         {
@@ -327,7 +341,6 @@ static int start_sampling(const cpumask_t *mask, unsigned int *failed)
 
 static int profile_start(struct xen_profile_start *op)
 {
-    struct xen_profile_start req;
     struct profile_config cfg;
     cpumask_t mask;
     unsigned int cpu, failed;
@@ -336,12 +349,11 @@ static int profile_start(struct xen_profile_start *op)
     rc = get_config(op, &cfg);
     if ( rc )
         return rc;
-    request_of(op, &req);
 
     if ( state == XEN_PROFILE_STATE_STARTING )
     {
         /* Only the continuation of the start in progress goes on. */
-        if ( memcmp(&req, &starting.req, sizeof(req)) )
+        if ( !same_request(op, &starting.req) )
             return -EBUSY;
     }
     else if ( state != XEN_PROFILE_STATE_IDLE )
@@ -359,7 +371,7 @@ static int profile_start(struct xen_profile_start *op)
             if ( !profile_cpus )
                 return -ENOMEM;
         }
-        starting.req = req;
+        starting.req = *op;
         starting.cfg = cfg;
         starting.src = src;
         starting.next = 0;
@@ -369,19 +381,27 @@ static int profile_start(struct xen_profile_start *op)
     if ( !get_cpu_maps() )
         return -ERESTART;
     rc = get_cpumask(&op->cpumap, &mask);
-    if ( !rc && state == XEN_PROFILE_STATE_IDLE &&
-         !within_cap(cpumask_weight(&mask), cfg.ring_kib) )
-        rc = -E2BIG;
-    if ( rc )
+    if ( state == XEN_PROFILE_STATE_IDLE )
     {
-        /* A pCPU went offline between continuations: start again. */
-        if ( state == XEN_PROFILE_STATE_STARTING )
-            abort_start();
+        if ( !rc && !within_cap(cpumask_weight(&mask), cfg.ring_kib) )
+            rc = -E2BIG;
+        if ( rc )
+            goto out;
+        cpumask_copy(&starting.mask, &mask);
+        state = XEN_PROFILE_STATE_STARTING;
+    }
+    else if ( rc || !cpumask_equal(&mask, &starting.mask) )
+    {
+        /*
+         * The pCPUs are not those of the first call any more (hotplug, or
+         * the caller changed its bitmap): start again from scratch.
+         */
+        abort_start();
+        rc = rc ?: -EINVAL;
         goto out;
     }
-    state = XEN_PROFILE_STATE_STARTING;
 
-    for_each_cpu ( cpu, &mask )
+    for_each_cpu ( cpu, &starting.mask )
     {
         if ( cpu < starting.next )
             continue;
@@ -392,7 +412,7 @@ static int profile_start(struct xen_profile_start *op)
             goto out;
         }
         starting.next = cpu + 1;
-        if ( cpumask_next(cpu, &mask) < nr_cpu_ids &&
+        if ( cpumask_next(cpu, &starting.mask) < nr_cpu_ids &&
              hypercall_preempt_check() )
         {
             rc = -ERESTART;
@@ -400,7 +420,7 @@ static int profile_start(struct xen_profile_start *op)
         }
     }
 
-    rc = start_sampling(&mask, &failed);
+    rc = start_sampling(&starting.mask, &failed);
     op->nr_failed = failed;
     if ( rc )
         abort_start();
@@ -521,6 +541,7 @@ static int profile_read(struct xen_profile_read *op)
     struct profile_cpu *pc;
     bool peek = op->flags & XEN_PROFILE_READ_PEEK;
     unsigned int bytes, records;
+    uint64_t pending;
     int rc;
 
     if ( (op->flags & ~XEN_PROFILE_READ_PEEK) || op->pad ||
@@ -542,7 +563,11 @@ static int profile_read(struct xen_profile_read *op)
                    &bytes, &records);
     op->bytes = bytes;
     op->records = records;
-    op->pending_bytes = ring_pending_bytes(&pc->ring) - (peek ? op->offset : 0);
+    pending = ring_pending_bytes(&pc->ring);
+    /* op->offset is where this peek ended, or as given when refused. */
+    op->pending_bytes = !peek ? pending
+                              : op->offset <= pending ? pending - op->offset
+                                                      : 0;
 
     return rc;
 }

@@ -90,6 +90,11 @@ static bool at_boundary(const struct profile_ring *r, uint64_t cons,
     return cons == pos;
 }
 
+void ring_drop(struct profile_ring *r)
+{
+    r->lost++;
+}
+
 int ring_read(struct profile_ring *r, ring_copy_fn *copy, void *ctx,
               unsigned int space, uint64_t *peek, unsigned int *bytes,
               unsigned int *records)

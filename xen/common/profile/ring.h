@@ -52,6 +52,9 @@ void ring_init(struct profile_ring *r, void *buf, unsigned int size);
  */
 bool ring_write(struct profile_ring *r, const void *rec, unsigned int size);
 
+/* Producer: count a record as lost without offering it. */
+void ring_drop(struct profile_ring *r);
+
 /*
  * Consumer: copy whole records, up to space bytes, with copy(), starting
  * *peek bytes after the oldest record.  With peek == NULL the records are

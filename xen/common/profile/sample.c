@@ -55,6 +55,24 @@ void profile_sample(const struct cpu_user_regs *regs)
     write_atomic(&pc->in_sample, false);
 }
 
+void profile_sample_lost(void)
+{
+    struct profile_cpu *cpus = ACCESS_ONCE(profile_cpus);
+    struct profile_cpu *pc;
+
+    if ( !cpus )
+        return;
+    pc = &cpus[smp_processor_id()];
+
+    /* The same handshake as profile_sample(). */
+    write_atomic(&pc->in_sample, true);
+    smp_mb();
+    if ( ACCESS_ONCE(pc->sampling) )
+        ring_drop(&pc->ring);
+    smp_mb();
+    write_atomic(&pc->in_sample, false);
+}
+
 /*
  * Local variables:
  * mode: C

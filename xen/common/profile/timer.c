@@ -55,17 +55,23 @@ void profile_timer_interrupt(const struct cpu_user_regs *regs)
 static void cf_check timer_fn(void *data)
 {
     struct profile_cpu *pc = data;
-    s_time_t now = NOW(), period = profile_session.period;
+    s_time_t now, next, period = profile_session.period;
+    unsigned long flags;
 
     /*
      * The interrupt normally advanced next already.  If it did not (the
      * timer softirq can run without an interrupt when a deadline was
      * already past), that sample is skipped: a deadline in the past would
-     * make this callback run again at once, forever.
+     * make this callback run again at once, forever.  The interrupt
+     * updates next too: IRQs off, so that neither update is lost.
      */
+    local_irq_save(flags);
+    now = NOW();
     if ( pc->next <= now )
         pc->next += period * (1 + (now - pc->next) / period);
-    set_timer(&pc->timer, pc->next);
+    next = pc->next;
+    local_irq_restore(flags);
+    set_timer(&pc->timer, next);
 }
 
 static int cf_check timer_check(const struct profile_config *cfg,

@@ -25,6 +25,7 @@
  *     -EINVAL      a reserved field (flags, nr_failed) not zero, an unknown
  *                  source or event, depth, ring size, frequency or period
  *                  out of range, not exactly one of frequency and period,
+ *                  a period with source AUTO (its unit depends on the source),
  *                  a pCPU mask naming an offline or absent pCPU, or none
  *     -EBUSY       not IDLE (samples of an earlier session may still be
  *                  unread: stop, read and release it first), or a start in
@@ -129,7 +130,8 @@
 /*
  * XEN_PROFILE_OP_start: start sampling.  Exactly one of frequency and
  * period is non-zero.  For the timer source the period is in nanoseconds;
- * for the PMU source it is a number of events.
+ * for the PMU source it is a number of events (so a period needs a source
+ * named: not AUTO).
  */
 struct xen_profile_start {
     uint32_t source;            /* IN: XEN_PROFILE_SOURCE_* */

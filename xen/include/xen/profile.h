@@ -30,9 +30,11 @@ void profile_timer_interrupt(const struct cpu_user_regs *regs);
 
 /*
  * Hook in do_nmi(), ahead of the NMI callback: claim, count and re-arm an
- * overflow of the profiler's PMU counter (x86, PMU source).
+ * overflow of the profiler's PMU counter (x86, PMU source).  slot_held:
+ * an NMI callback is installed (then no sample is taken, only counted).
  */
-unsigned int profile_pmu_nmi(const struct cpu_user_regs *regs);
+unsigned int profile_pmu_nmi(const struct cpu_user_regs *regs,
+                             bool slot_held);
 
 /* A validated start request. */
 struct profile_config {
@@ -67,6 +69,8 @@ struct profile_source {
 
 /* Take one sample of regs on this pCPU (IRQ or NMI context). */
 void profile_sample(const struct cpu_user_regs *regs);
+/* Count one sample of this pCPU as lost, without taking it. */
+void profile_sample_lost(void);
 
 /* The PMU source of this architecture, or NULL when it has none. */
 const struct profile_source *arch_profile_pmu_source(void);
@@ -99,7 +103,8 @@ static inline void profile_timer_interrupt(const struct cpu_user_regs *regs)
 
 #define PROFILE_NMI_NONE    0
 
-static inline unsigned int profile_pmu_nmi(const struct cpu_user_regs *regs)
+static inline unsigned int profile_pmu_nmi(const struct cpu_user_regs *regs,
+                                           bool slot_held)
 {
     return PROFILE_NMI_NONE;
 }

@@ -33,8 +33,6 @@
 
 #include "pmu.h"
 
-/* Smallest period (events) the PMU source accepts: no NMI storms. */
-#define PMU_MIN_PERIOD     10000
 #define PMU_MAX_HZ         10000
 #define PMU_PROBE_PERIOD   10000
 #define PMU_PROBE_TIME     MILLISECS(20)
@@ -84,9 +82,10 @@ static int probe_result = 1;        /* 1: not probed yet */
  * loading, livepatching, a crash), and an overflow of our counter must
  * still be claimed and the counter re-armed, or this pCPU would stop
  * sampling for the rest of the session.  One load and a branch when this
- * pCPU has no counter armed.
+ * pCPU has no counter armed.  slot_held: an NMI callback is installed.
  */
-unsigned int profile_pmu_nmi(const struct cpu_user_regs *regs)
+unsigned int profile_pmu_nmi(const struct cpu_user_regs *regs,
+                             bool slot_held)
 {
     struct pmu_cpu *pc = &this_cpu(pmu_state);
     bool others;
@@ -106,6 +105,13 @@ unsigned int profile_pmu_nmi(const struct cpu_user_regs *regs)
     case PMU_NMI_OURS:
         if ( ACCESS_ONCE(probing) )
             probe_nmis++;
+        /*
+         * While another user holds the NMI callback slot (microcode
+         * loading, a livepatch being applied, a crash), run no more code
+         * than the counter needs: the sample is counted as lost.
+         */
+        else if ( slot_held )
+            profile_sample_lost();
         else
             profile_sample(regs);
         break;
@@ -129,8 +135,9 @@ static int probe_nmi(void)
     if ( pmu_cpu_start(&this_cpu(pmu_state), &caps, &cycles,
                        PMU_PROBE_PERIOD, 0, cpu_khz) )
     {
+        /* This pCPU's counter cannot be programmed: not a verdict. */
         write_atomic(&probing, false);
-        return -EOPNOTSUPP;
+        return -EIO;
     }
     deadline = NOW() + PMU_PROBE_TIME;
     while ( !ACCESS_ONCE(probe_nmis) && NOW() < deadline )
@@ -151,7 +158,8 @@ static int take_pmu(unsigned int *reason)
 {
     if ( !acquire_pmu_ownership(PMU_OWNER_PROFILER) )
     {
-        *reason = XEN_PROFILE_REASON_XENOPROF;
+        *reason = pmu_owned_by(PMU_OWNER_HVM) ? XEN_PROFILE_REASON_VPMU
+                                              : XEN_PROFILE_REASON_XENOPROF;
         return -EBUSY;
     }
     smp_mb();
@@ -194,13 +202,22 @@ static int cf_check pmu_check(const struct profile_config *cfg,
     if ( !nr_started && (rc = take_pmu(reason)) )
         return rc;
 
-    /* Probe once. */
+    /* Probe once (but again after a pCPU that could not be programmed). */
     rc = probe_result;
     if ( rc == 1 )
-        rc = probe_result = probe_nmi();
+    {
+        rc = probe_nmi();
+        if ( rc != -EIO )
+            probe_result = rc;
+    }
     if ( !nr_started )
         release_pmu_ownership(PMU_OWNER_PROFILER);
-    if ( rc )
+    if ( rc == -EIO )
+    {
+        *reason = XEN_PROFILE_REASON_NO_PMU;
+        rc = -EOPNOTSUPP;
+    }
+    else if ( rc )
     {
         printk_once(XENLOG_WARNING "profiler: no PMU overflow NMI within "
                     "%u ms: PMU source disabled\n",

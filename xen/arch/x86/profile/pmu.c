@@ -211,6 +211,26 @@ static int arm(const struct pmu_cpu *pc)
                         -pc->period & width_mask(pc->ctr.width));
 }
 
+/* Can every MSR pmu_cpu_nmi() reads for counter k be read?  0 or -EIO. */
+static int nmi_msrs_readable(const struct pmu_caps *c,
+                             const struct pmu_counter *k)
+{
+    uint64_t v;
+    int rc = pmu_hw_rdmsr(k->ctr_msr, &v);
+
+    if ( c->vendor == PMU_VENDOR_INTEL )
+    {
+        rc |= pmu_hw_rdmsr(PMU_MSR_GLOBAL_STATUS, &v);
+        if ( k->fixed || k->idx )
+            rc |= pmu_hw_rdmsr(PMU_MSR_P6_EVNTSEL(0), &v) |
+                  pmu_hw_rdmsr(PMU_MSR_P6_PERFCTR(0), &v);
+    }
+    else if ( k->idx )
+        rc |= pmu_hw_rdmsr(c->amd_ext ? PMU_MSR_F15H_PERFCTR(0)
+                                      : PMU_MSR_K7_PERFCTR(0), &v);
+    return rc ? -EIO : 0;
+}
+
 /* Put back what pmu_cpu_start() found (counter disabled first). */
 static void restore(const struct pmu_cpu *pc, const struct pmu_caps *c)
 {
@@ -238,14 +258,11 @@ int pmu_cpu_start(struct pmu_cpu *pc, const struct pmu_caps *c,
                   unsigned int frequency, uint64_t tsc_khz)
 {
     const struct pmu_counter *k = &pc->ctr;
-    uint64_t v, late_until = pc->late_until;
-    bool late = pc->late;
+    uint64_t v;
     int rc = 0;
 
-    /* An NMI still due from the last session stays expected. */
-    memset(pc, 0, sizeof(*pc));
-    pc->late = late;
-    pc->late_until = late_until;
+    /* An NMI still due from the last session stays expected (late). */
+    memset(pc, 0, offsetof(struct pmu_cpu, late));
     pc->ctr = *ctr;
     pc->period = period < 1 ? 1 : min(period, ctr->max_period);
     pc->frequency = frequency;
@@ -255,6 +272,11 @@ int pmu_cpu_start(struct pmu_cpu *pc, const struct pmu_caps *c,
     rc |= pmu_hw_rdmsr(k->ctr_msr, &pc->saved_ctr);
     if ( !k->fixed )
         rc |= pmu_hw_rdmsr(k->ctl_msr, &pc->saved_ctl);
+    /*
+     * Every MSR the NMI handler reads must exist: a fault there would be
+     * recovered, but its IRET would unblock NMIs inside the NMI handler.
+     */
+    rc |= nmi_msrs_readable(c, k);
 
     if ( c->vendor == PMU_VENDOR_INTEL )
     {
@@ -338,28 +360,19 @@ static bool overflow_pending(const struct pmu_cpu *pc,
  * ours, so that it is claimed rather than reaching Xen as an unknown NMI:
  * the NMI re-arms the counter, which ends the wait.
  */
-static void wait_late_nmi(struct pmu_cpu *pc, const struct pmu_caps *c)
+static bool wait_late_nmi(const struct pmu_cpu *pc, const struct pmu_caps *c)
 {
     unsigned int n = PMU_LATE_NMI_READS;
 
     while ( n-- && overflow_pending(pc, c) )
         barrier();
-    /*
-     * Still pending: its NMI is still on its way and will arrive after
-     * the counter is given back.  The first unclaimed NMI within
-     * PMU_LATE_NMI_MS is that one, ours (pmu_cpu_nmi()).
-     */
-    if ( overflow_pending(pc, c) )
-    {
-        pc->late_until = pmu_hw_tsc() + pc->tsc_khz * PMU_LATE_NMI_MS;
-        barrier();
-        pc->late = true;
-    }
+    return overflow_pending(pc, c);
 }
 
 void pmu_cpu_stop(struct pmu_cpu *pc, const struct pmu_caps *c)
 {
     const struct pmu_counter *k = &pc->ctr;
+    bool pending;
 
     if ( !pc->active )
         return;
@@ -373,10 +386,21 @@ void pmu_cpu_stop(struct pmu_cpu *pc, const struct pmu_caps *c)
                      pc->saved_global_ctrl & ~global_bit(k));
     else
         pmu_hw_wrmsr(k->ctl_msr, pc->saved_ctl & ~PMU_EVNTSEL_EN);
-    wait_late_nmi(pc, c);
+    pending = wait_late_nmi(pc, c);
     barrier();
     pc->active = false;
     barrier();
+    /*
+     * Still pending: its NMI is still on its way and will arrive after
+     * the counter is given back.  The first NMI within PMU_LATE_NMI_MS
+     * that is not otherwise ours is that one (pmu_cpu_nmi()).
+     */
+    if ( pending )
+    {
+        pc->late_until = pmu_hw_tsc() + pc->tsc_khz * PMU_LATE_NMI_MS;
+        barrier();
+        pc->late = true;
+    }
     restore(pc, c);
     pmu_hw_lvtpc_write(pc->saved_lvtpc);
 }
@@ -450,6 +474,8 @@ enum pmu_nmi pmu_cpu_nmi(struct pmu_cpu *pc, const struct pmu_caps *c,
     }
 
     pc->nmis++;
+    /* An overflow of ours: a pending late one is no longer expected. */
+    pc->late = false;
     if ( pc->frequency )
     {
         now = pmu_hw_tsc();
@@ -458,9 +484,13 @@ enum pmu_nmi pmu_cpu_nmi(struct pmu_cpu *pc, const struct pmu_caps *c,
                                      k->max_period);
         pc->last_tsc = now;
     }
-    arm(pc);
+    /*
+     * Acknowledge, then re-arm: an overflow right after the re-arm must
+     * not have its status cleared (it would never be claimed).
+     */
     if ( c->vendor == PMU_VENDOR_INTEL )
         pmu_hw_wrmsr(PMU_MSR_GLOBAL_OVF_CTRL, global_bit(k));
+    arm(pc);
     /* Delivery masks LVTPC on some CPUs: unmask it for the next one. */
     pmu_hw_lvtpc_write(PMU_APIC_DM_NMI);
 
@@ -503,5 +533,5 @@ uint64_t pmu_next_period(uint64_t period, uint64_t elapsed,
     delta = (int64_t)(desired - period) / 8;
     period += delta;
 
-    return period < 1 ? 1 : min(period, max);
+    return period < PMU_MIN_PERIOD ? PMU_MIN_PERIOD : min(period, max);
 }

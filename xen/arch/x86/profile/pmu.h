@@ -95,13 +95,17 @@ struct pmu_cpu {
     uint64_t tsc_khz;
     uint64_t last_tsc;              /* TSC at the last (re-)arm */
     uint64_t nmis;                  /* overflows of our counter */
-    bool late;                      /* stopped with an overflow pending */
-    uint64_t late_until;            /* ... whose NMI may come until then */
-    uint64_t late_nmis;             /* such NMIs, claimed after the stop */
     /* What start() found, put back by stop(). */
     uint64_t saved_ctl, saved_ctr, saved_fixed_ctrl, saved_global_ctrl;
     uint32_t saved_lvtpc;
+    /* Kept across a stop and the next start (see pmu_cpu_nmi()). */
+    bool late;                      /* stopped with an overflow pending */
+    uint64_t late_until;            /* ... whose NMI may come until then */
+    uint64_t late_nmis;             /* such NMIs, claimed after the stop */
 };
+
+/* Smallest period (events) the source arms: no NMI storms, either mode. */
+#define PMU_MIN_PERIOD 10000
 
 /*
  * Read the CPU's PMU.  Returns 0 when it can sample: Intel architectural
@@ -155,7 +159,9 @@ enum pmu_nmi pmu_cpu_nmi(struct pmu_cpu *pc, const struct pmu_caps *caps,
 /*
  * Frequency mode, as Linux perf: the next period from the events counted
  * (period) over elapsed TSC ticks, through a low-pass filter (1/8 of the
- * error per overflow), within [1, max].
+ * error per overflow), within [PMU_MIN_PERIOD, max]: on a pCPU that is
+ * mostly halted the events are few, and an unbounded period would shrink
+ * until the counter overflows again inside its own NMI.
  */
 uint64_t pmu_next_period(uint64_t period, uint64_t elapsed_tsc,
                          uint64_t tsc_khz, unsigned int frequency,

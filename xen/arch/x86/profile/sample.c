@@ -15,6 +15,7 @@
 #include <xen/rcupdate.h>
 #include <xen/sched.h>
 #include <xen/smp.h>
+#include <xen/string.h>
 #include <xen/symbols.h>
 #include <asm/current.h>
 #include <asm/msr.h>
@@ -56,10 +57,48 @@ static void add_root(unsigned long fn)
     write_atomic(&roots.nr, nr + 1);
 }
 
+/*
+ * Functions a fresh stack is entered with, wherever a domain of that kind
+ * exists yet or not: reset_stack_and_call_ind() tails and
+ * reset_stack_and_jump() targets (static ones are found by name).
+ */
+static const char *const root_names[] = {
+    "idle_loop", "continue_pv_domain", "svm_do_resume", "vmx_do_resume",
+    "svm_asm_do_resume", "vmx_asm_do_vmentry",
+};
+
+static void add_named_roots(void)
+{
+    static bool done;
+    char name[KSYM_NAME_LEN + 1], type;
+    uint32_t symnum = 0, next;
+    unsigned long addr;
+    const char *base;
+    unsigned int i;
+
+    if ( done )
+        return;
+    done = true;
+    for ( ; ; )
+    {
+        next = symnum;
+        if ( xensyms_read(&next, &type, &addr, name) || next == symnum )
+            break;
+        symnum = next;
+        /* Local symbols are "file#name". */
+        base = strchr(name, '#');
+        base = base ? base + 1 : name;
+        for ( i = 0; i < ARRAY_SIZE(root_names); i++ )
+            if ( !strcmp(base, root_names[i]) )
+                add_root(addr);
+    }
+}
+
 void arch_profile_prepare(void)
 {
     const struct domain *d;
 
+    add_named_roots();
     add_root((unsigned long)idle_vcpu[0]->domain->arch.ctxt_switch->tail);
 #ifdef CONFIG_PV
     add_root((unsigned long)continue_pv_domain);

@@ -29,11 +29,13 @@
 
 /* The pages of a pCPU's stack block (see asm/current.h). */
 #define STACK_PAGE_IST_FIRST    1   /* #MC; then NMI, #DB */
-#define STACK_PAGE_IST_LAST     4   /* #DF */
+#define STACK_PAGE_IST_DF       4   /* #DF, the last */
 #define STACK_PAGE_PRIMARY      6   /* 6 and 7, cpu_info at the top */
 
-/* Words from an exception frame's rbp to its rip. */
+/* Words from an exception frame's rbp to its rip, and past its end. */
 #define EFRAME_RIP ((offsetof(struct cpu_user_regs, rip) - \
+                     offsetof(struct cpu_user_regs, rbp)) / sizeof(long))
+#define EFRAME_END ((offsetof(struct cpu_user_regs, es) - \
                      offsetof(struct cpu_user_regs, rbp)) / sizeof(long))
 
 /*
@@ -54,7 +56,11 @@ bool profile_stack_bounds(unsigned long sp, unsigned long base,
         return false;
     if ( page >= STACK_PAGE_PRIMARY )
         bottom = base + STACK_SIZE - sizeof(struct cpu_info);
-    else if ( page >= STACK_PAGE_IST_FIRST && page <= STACK_PAGE_IST_LAST )
+    else if ( page == STACK_PAGE_IST_DF )
+        /* Its frame is a whole cpu_user_regs (cpu/common.c, the TSS). */
+        bottom = base + (page + 1) * PAGE_SIZE -
+                 sizeof(struct cpu_user_regs);
+    else if ( page >= STACK_PAGE_IST_FIRST && page < STACK_PAGE_IST_DF )
         bottom = base + (page + 1) * PAGE_SIZE -
                  offsetof(struct cpu_user_regs, es);
     else
@@ -96,7 +102,7 @@ unsigned int profile_unwind(unsigned long bp, unsigned long low,
     unsigned long bottom_rbp = ~(end + offsetof(struct cpu_user_regs, rbp));
     unsigned long next = bp, addr;
     const unsigned long *frame;
-    unsigned int n = 0;
+    unsigned int n = 0, words;
 
     for ( ; ; )
     {
@@ -106,6 +112,7 @@ unsigned int profile_unwind(unsigned long bp, unsigned long low,
             frame = (const unsigned long *)next;
             next = frame[0];
             addr = frame[1];
+            words = 2;
         }
         else if ( inside(~next, EFRAME_RIP + 1, low, end) )
         {
@@ -113,6 +120,7 @@ unsigned int profile_unwind(unsigned long bp, unsigned long low,
             frame = (const unsigned long *)~next;
             next = frame[0];
             addr = frame[EFRAME_RIP];
+            words = EFRAME_END;
         }
         else
             break;
@@ -126,8 +134,11 @@ unsigned int profile_unwind(unsigned long bp, unsigned long low,
         /* Above a root is only what the stack held before it was reset. */
         if ( in_root(addr, roots) )
             return n;
-        /* Strictly upwards: the walk terminates, loops are cut. */
-        low = (unsigned long)&frame[2];
+        /*
+         * Strictly upwards, past the frame just read (all of it, for an
+         * exception frame): the walk terminates, loops are cut.
+         */
+        low = (unsigned long)&frame[words];
     }
 
     /*
