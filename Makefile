@@ -1,18 +1,44 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Builds the pinned Xen 4.17.5 with this repository's overlay and patch
-# series, and runs tests and the demo on a virtual Xen host (QEMU, TCG).
+# Builds Xen with this repository's overlay and the patch series of its
+# version, and runs tests and the demo on a virtual Xen host (QEMU, TCG).
 # See README.md.  Variables:
-#   XEN_TARBALL=<file>  use this orig tarball instead of downloading it
-#   XEN_SRC=<dir>       use this Xen checkout instead of the tarball
-#   BUILD=<dir>         build folder (default: ./build)
+#   XEN_BASE=<base>     4.17 (default: Debian's 4.17.5, fetched with apt),
+#                       4.22 or staging (from ../shared/xen/, checksummed)
+#   XEN_TARBALL=<file>  4.17: use this orig tarball instead of downloading it
+#   XEN_SRC=<dir>       use this Xen checkout instead (any supported version)
+#   BUILD=<dir>         build folder (default: ./build); each base builds in
+#                       BUILD/xen-<version>-x86_64/
+#   CHECK_BASES=...     the bases `make check` runs the suite on
 #   JOB=<script>        job for `make vhost` (default: test/jobs/xl-info.sh)
 
 BUILD ?= $(CURDIR)/build
+XEN_BASE ?= 4.17
+SHARED_XEN ?= $(CURDIR)/../shared/xen
 XEN_DEB_VERSION := 4.17.5+72-g01140da4e8-1
-TARBALL := $(BUILD)/dl/xen_4.17.5+72-g01140da4e8.orig.tar.xz
-SRC := $(BUILD)/xen
-DIST := $(BUILD)/dist
+DEB_TARBALL := $(BUILD)/dl/xen_4.17.5+72-g01140da4e8.orig.tar.xz
+CHECK_BASES ?= 4.17 4.22
+
+# The base: its source, and the folder it builds in (named for its version).
+ifneq ($(XEN_SRC),)
+BASE_VERSION := $(shell scripts/xen-version.sh $(XEN_SRC) 2>/dev/null)
+BASE := src-$(or $(BASE_VERSION),unknown)
+TARBALL :=
+else ifeq ($(XEN_BASE),4.17)
+BASE := 4.17
+TARBALL := $(DEB_TARBALL)
+else ifeq ($(XEN_BASE),4.22)
+BASE := 4.22
+TARBALL := $(SHARED_XEN)/xen-4.22.0.tar.xz
+else ifeq ($(XEN_BASE),staging)
+BASE := staging
+TARBALL := $(or $(firstword $(wildcard $(SHARED_XEN)/xen-staging-*.tar.xz)),$(SHARED_XEN)/xen-staging-<missing>.tar.xz)
+else
+$(error XEN_BASE=$(XEN_BASE): expected 4.17 (the default), 4.22 or staging, or XEN_SRC=<dir>)
+endif
+BASE_BUILD := $(BUILD)/xen-$(BASE)-x86_64
+SRC := $(BASE_BUILD)/xen
+DIST := $(BASE_BUILD)/dist
 KERNEL := $(BUILD)/kernel
 TIMING := $(BUILD)/timing.log
 STAGE := scripts/stage.sh $(TIMING)
@@ -23,13 +49,15 @@ UNIT_TESTS := $(sort $(wildcard test/unit/*.t))
 BROWSER_TESTS := $(sort $(wildcard test/browser/*.t))
 VHOST_TESTS := $(sort $(wildcard test/vhost/t/*.t))
 
-export BUILD XEN_DEB_VERSION XEN_SRC XEN_TARBALL
+export BUILD XEN_DEB_VERSION XEN_SRC XEN_TARBALL XEN_BASE SHARED_XEN
 export TIMING_LOG := $(TIMING)
+export KERNEL_DIR := $(KERNEL)
+export TOP_BUILD := $(BUILD)
 
 # One heavy build at a time: each stage runs make -j2 itself.
 .NOTPARALLEL:
 .PHONY: all deps fetch prepare xen tools kernel build check check-unit \
-	demo vhost bench fuzz clean distclean
+	demo vhost bench fuzz series check-series clean distclean
 
 all: build
 
@@ -38,20 +66,24 @@ deps:
 
 fetch:
 ifeq ($(XEN_SRC),)
+ifeq ($(BASE),4.17)
 	@$(STAGE) download scripts/fetch-xen.sh $(TARBALL)
+else
+	@scripts/shared-xen.sh $(TARBALL)
+endif
 endif
 
 prepare: fetch
-	@$(STAGE) prepare scripts/prepare.sh $(TARBALL) $(SRC)
+	@$(STAGE) $(BASE)/prepare scripts/prepare.sh $(TARBALL) $(SRC)
 
 xen: prepare
-	@$(STAGE) hypervisor scripts/build-xen.sh $(SRC)
+	@$(STAGE) $(BASE)/hypervisor scripts/build-xen.sh $(SRC)
 
 tools: prepare
-	@$(STAGE) tools scripts/build-tools.sh $(SRC) $(DIST)
+	@$(STAGE) $(BASE)/tools scripts/build-tools.sh $(SRC) $(DIST)
 
 kernel:
-	@$(STAGE) kernel test/vhost/fetch-kernel.sh $(KERNEL)
+	@BUILD=$(BUILD) $(STAGE) kernel test/vhost/fetch-kernel.sh $(KERNEL)
 
 build: xen tools kernel
 
@@ -61,44 +93,64 @@ $(RUN_TESTS): test/run-tests.c
 
 # Unit tests only: seconds, no QEMU (the patch test needs the tarball).
 check-unit: deps fetch $(RUN_TESTS)
-	@$(RUN_TESTS) $(UNIT_TESTS)
+	@BUILD=$(BUILD) $(RUN_TESTS) $(UNIT_TESTS)
 
-# Everything: unit tests, the builds, the flame graph in a browser, and
-# the virtual-host tests.
+# The bases of CHECK_BASES whose sources are here (4.22 and staging need
+# ../shared/xen/: without it they are left out, and said so).
+AVAIL_BASES = $(foreach b,$(CHECK_BASES),$(if $(filter 4.17,$(b)),$(b),$(if $(wildcard $(SHARED_XEN)/xen-$(if $(filter staging,$(b)),staging-*,$(b).0).tar.xz),$(b))))
+
+# Everything: unit tests once, then for each base its builds and every
+# virtual-host test; the flame graph in a browser.
 check: deps
 	@rm -f $(TIMING)
-	@$(MAKE) --no-print-directory build $(RUN_TESTS)
-	@$(STAGE) tests $(RUN_TESTS) --summary $(BUILD)/summary \
-		$(UNIT_TESTS) $(BROWSER_TESTS) $(VHOST_TESTS); rc=$$?; \
+	@for b in $(filter-out $(AVAIL_BASES),$(CHECK_BASES)); do \
+	    echo "skip: XEN_BASE=$$b: its source is not in $(SHARED_XEN)/"; done
+	@for b in $(AVAIL_BASES); do \
+	    $(MAKE) --no-print-directory build XEN_BASE=$$b XEN_SRC= || exit 1; done
+	@$(MAKE) --no-print-directory $(RUN_TESTS)
+	@BUILD=$(BUILD) $(STAGE) tests $(RUN_TESTS) --summary $(BUILD)/summary \
+		$(UNIT_TESTS) $(BROWSER_TESTS) \
+		$(foreach b,$(AVAIL_BASES),--env BUILD=$(BUILD)/xen-$(b)-x86_64 \
+		    --env TIMING_PREFIX=$(b)/ $(VHOST_TESTS)); rc=$$?; \
 	scripts/timing-report.sh $(TIMING); cat $(BUILD)/summary; exit $$rc
 
 # The main job on the virtual host: profile Xen with `xl profile` while
 # dom0 makes hypercalls and a PV domU is created and destroyed, then print
-# the hottest stacks.  The results (data
-# file, folded stacks, status, xl dmesg) are copied to $(BUILD)/demo/results.
+# the hottest stacks.  The results (data file, folded stacks, status, xl
+# dmesg) are copied to $(BASE_BUILD)/demo/results.
 demo: deps
 	@rm -f $(TIMING)
 	@$(MAKE) --no-print-directory build
-	@WITH_DOMU=1 test/vhost/vhost.sh $(BUILD)/demo test/jobs/profile-timer.sh \
-		test/lib/tap.sh; rc=$$?; \
-	scripts/demo-report.sh $(BUILD)/demo/results $(DIST) || rc=1; \
+	@WITH_DOMU=1 BUILD=$(BASE_BUILD) test/vhost/vhost.sh $(BASE_BUILD)/demo \
+		test/jobs/profile-timer.sh test/lib/tap.sh; rc=$$?; \
+	scripts/demo-report.sh $(BASE_BUILD)/demo/results $(DIST) || rc=1; \
 	scripts/timing-report.sh $(TIMING); exit $$rc
 
 # Speed and memory of libxenprofile on a synthetic 1M-sample profile:
 # printed, never asserted.
 bench: deps
-	@scripts/bench.sh
+	@BUILD=$(BUILD) scripts/bench.sh
 
 # Fuzz the data file decoder and the folded parser (libFuzzer, bounded).
 fuzz: deps
-	@scripts/fuzz.sh
+	@BUILD=$(BUILD) scripts/fuzz.sh
+
+# The upstream series for this base (XEN_BASE=staging for xen-devel):
+# git format-patch output with a cover letter in $(BUILD)/series/.
+series: fetch
+	@scripts/make-series.sh $(or $(XEN_SRC),$(TARBALL)) $(BUILD)/series
+
+# Build the hypervisor and the toolstack after each patch of the series.
+check-series: series
+	@$(STAGE) $(BASE)/check-series scripts/check-series.sh $(BUILD)/series
 
 # Any job on the virtual host: make vhost JOB=test/jobs/foo.sh
 vhost: build
-	test/vhost/vhost.sh $(BUILD)/vhost/job $(JOB)
+	BUILD=$(BASE_BUILD) test/vhost/vhost.sh $(BASE_BUILD)/vhost/job $(JOB)
 
 clean:
-	rm -rf $(SRC) $(SRC).state $(DIST) $(BUILD)/vhost $(BUILD)/demo $(RUN_TESTS)
+	rm -rf $(BUILD)/xen-*-x86_64 $(BUILD)/xen $(BUILD)/xen.state \
+		$(BUILD)/dist $(BUILD)/vhost $(BUILD)/demo $(RUN_TESTS)
 
 distclean:
 	rm -rf $(BUILD)

@@ -26,7 +26,10 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$(echo $flags)" ] ||
 fi
 log=$src.state/tools.log
 : > "$log"
-for d in include libs xenstore console helpers xl; do
+# xenstored and its clients: tools/xenstore up to 4.18, then
+# tools/xenstored and tools/xs-clients.
+for d in include libs xenstore xenstored xs-clients console helpers xl; do
+    [ -d "tools/$d" ] || continue
     if ! make -s -j"$JOBS" -C "tools/$d" install DESTDIR="$dest" >>"$log" 2>&1; then
         tail -n 40 "$log" >&2
         echo "error: building tools/$d failed (full log: $log)" >&2

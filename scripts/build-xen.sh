@@ -7,9 +7,18 @@ set -euo pipefail
 . "$(dirname "$0")/env.sh"
 
 cd "$1/xen"
+# Always an x86 build, whatever ARCH the environment has.
+unset ARCH SRCARCH
+export XEN_TARGET_ARCH=x86_64
 frag=arch/x86/configs/profiler.config
-if [ ! -f .config ] || [ "$frag" -nt .config ]; then
+# A .config made for another arch or version (or before the fragment
+# changed) is made again: "version arch fragment-checksum".
+key="$(sed -n -e 's/^export XEN_VERSION *= *//p' -e 's/^export XEN_SUBVERSION *= *//p' Makefile | paste -sd.) x86_64 $(sha256sum "$frag" | cut -c1-16)"
+if [ ! -f .config ] || [ "$(cat .config.key 2>/dev/null)" != "$key" ] ||
+   ! grep -qx 'CONFIG_X86_64=y' .config; then
+    rm -f .config
     make -s alldefconfig KCONFIG_ALLCONFIG="$frag"
+    echo "$key" > .config.key
 fi
 # Every line of the fragment must have survived Kconfig's checks.
 while read -r line; do

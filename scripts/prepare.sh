@@ -6,8 +6,11 @@
 #   - unpack TARBALL (or copy $XEN_SRC) only when SRC does not hold it yet;
 #   - copy overlay files (xen/, tools/, docs/ of this repo) whose contents
 #     differ, so that make rebuilds only what was edited;
-#   - re-apply the patch series from the first patch that changed.
-# A patch that does not apply stops with an error naming it.
+#   - re-apply the patch series from the first patch that changed: the
+#     series of SRC's Xen version (XEN_VERSION.XEN_SUBVERSION in its
+#     xen/Makefile), as patches/bases maps it to a folder of patches/.
+# A patch that does not apply, or a version without a series, stops with
+# an error naming it.
 set -euo pipefail
 
 tarball=$1
@@ -37,6 +40,17 @@ if [ "$(cat "$state/origin" 2>/dev/null)" != "$origin" ] || [ ! -d "$src/xen" ];
     fi
     echo "$origin" > "$state/origin"
 fi
+
+# The series for this tree's version.
+ver=$(sed -n -e 's/^export XEN_VERSION *= *\([0-9]*\).*/\1/p' \
+             -e 's/^export XEN_SUBVERSION *= *\([0-9]*\).*/.\1/p' \
+          "$src/xen/Makefile" | tr -d '\n')
+series_dir=$(awk -v v="$ver" '$1 == v { print $2 }' "$top/patches/bases")
+if [ -z "$series_dir" ] || [ ! -f "$top/patches/$series_dir/series" ]; then
+    echo "error: Xen ${ver:-of unknown version} ($src/xen/Makefile) has no patch series: supported: $(awk '!/^#/ { printf "%s ", $1 }' "$top/patches/bases")" >&2
+    exit 1
+fi
+echo " Xen $ver: patches/$series_dir"
 
 # 2. Overlay: new files at their xen.git paths.
 cd "$top"
@@ -68,12 +82,13 @@ mv "$state/overlay.new" "$state/overlay.list"
 echo "overlay: $(wc -l < "$state/overlay.list") files, $n updated"
 
 # 3. Patch series.
-mapfile -t want < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' patches/series)
+pdir=patches/$series_dir
+mapfile -t want < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$pdir/series")
 mapfile -t have < <(cat "$applied/series" 2>/dev/null)
 keep=0
 while [ $keep -lt ${#want[@]} ] && [ $keep -lt ${#have[@]} ] &&
       [ "${want[$keep]}" = "${have[$keep]}" ] &&
-      cmp -s "patches/${want[$keep]}" "$applied/${have[$keep]}"; do
+      cmp -s "$pdir/${want[$keep]}" "$applied/${have[$keep]}"; do
     keep=$((keep + 1))
 done
 for ((i = ${#have[@]} - 1; i >= keep; i--)); do
@@ -85,16 +100,16 @@ done
 printf '%s\n' "${have[@]:0:$keep}" | sed '/^$/d' > "$applied/series"
 for ((i = keep; i < ${#want[@]}; i++)); do
     p=${want[$i]}
-    [ -f "patches/$p" ] || { echo "error: patches/series names missing $p" >&2; exit 1; }
+    [ -f "$pdir/$p" ] || { echo "error: $pdir/series names missing $p" >&2; exit 1; }
     if ! patch -d "$src" -p1 -s --dry-run --batch --forward --fuzz=0 \
-            < "patches/$p" >"$state/patch.log" 2>&1; then
+            < "$pdir/$p" >"$state/patch.log" 2>&1; then
         echo "error: patch $p does not apply:" >&2
         cat "$state/patch.log" >&2
         exit 1
     fi
     patch -d "$src" -p1 -s --batch --forward --fuzz=0 --no-backup-if-mismatch \
-        < "patches/$p"
-    cp "patches/$p" "$applied/$p"
+        < "$pdir/$p"
+    cp "$pdir/$p" "$applied/$p"
     echo "$p" >> "$applied/series"
     echo "applied $p"
 done

@@ -3,7 +3,10 @@
  * run-tests: run test programs that print TAP, count their results, and end
  * with the line "N passed, N failed[, N skipped]".
  *
- * usage: run-tests [--summary FILE] TEST...
+ * usage: run-tests [--summary FILE] [--env NAME=VALUE | TEST]...
+ *
+ * --env sets NAME to VALUE in the environment of the tests that follow it
+ * (e.g. BUILD, to run the same tests against another build).
  *
  * A test program passes a check with "ok ..." and fails one with
  * "not ok ...".  "# SKIP" on an ok line counts as skipped.  A program that
@@ -129,11 +132,23 @@ int main(int argc, char **argv)
     }
     if ( i >= argc )
     {
-        fprintf(stderr, "usage: run-tests [--summary FILE] TEST...\n");
+        fprintf(stderr, "usage: run-tests [--summary FILE] "
+                "[--env NAME=VALUE | TEST]...\n");
         return 2;
     }
     for ( ; i < argc; i++ )
     {
+        if ( !strcmp(argv[i], "--env") && i + 1 < argc &&
+             strchr(argv[i + 1], '=') )
+        {
+            char *eq = strchr(argv[++i], '=');
+
+            *eq = '\0';
+            setenv(argv[i], eq + 1, 1);
+            printf("# == %s=%s\n", argv[i], eq + 1);
+            *eq = '=';
+            continue;
+        }
         rc = run_one(argv[i], &total);
         if ( rc )
         {

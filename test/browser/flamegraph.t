@@ -8,7 +8,7 @@
 # their counts against the folded stacks, a screenshot, search, zoom,
 # Reset Zoom, keys and the details line on hover.  Two graphs: the
 # Xen-like fixture test/browser/xen-profile.folded, and the demo's profile
-# ($XENPROF_DEMO_DATA, default $BUILD/demo/results/xenprofile.data) when
+# ($XENPROF_DEMO_DATA, default $BUILD/xen-4.17-x86_64/demo/results/xenprofile.data) when
 # it exists.  Screenshots, SVGs and logs go to $BUILD/tests/browser.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 : "${BUILD:=$top/build}"
@@ -18,7 +18,7 @@ PLAYWRIGHT=playwright-core@1.65.1
 CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 here=$top/test/browser
 fixture=$here/xen-profile.folded
-demo=${XENPROF_DEMO_DATA:-$BUILD/demo/results/xenprofile.data}
+demo=${XENPROF_DEMO_DATA:-$BUILD/xen-4.17-x86_64/demo/results/xenprofile.data}
 
 mkdir -p "$BUILD/tests/browser" "$BUILD/npm" &&
     out=$(cd "$BUILD/tests/browser" && pwd) &&

@@ -27,9 +27,10 @@ field() {    # field NAME: the value of NAME in xl-info.txt
 echo "1..5"
 check "xl info runs" sh -c "xl info > '$out/xl-info.txt'"
 cat "$out/xl-info.txt"
-check "Xen is 4.17" test "$(field xen_major).$(field xen_minor)" = "4.17"
+ver=$(field xen_major).$(field xen_minor)
+check "Xen says its version ($ver)" sh -c "echo '$ver' | grep -q -E '^4\.[0-9]+\$'"
 check "at least 2 pCPUs" test "$(field nr_cpus)" -ge 2
 check "xl list shows Domain-0" sh -c "xl list > '$out/xl-list.txt' && grep -q '^Domain-0 ' '$out/xl-list.txt'"
 cat "$out/xl-list.txt"
-check "xl dmesg has the boot log" sh -c "xl dmesg > '$out/xl-dmesg.txt' && grep -q 'Xen version 4.17' '$out/xl-dmesg.txt'"
+check "xl dmesg has the boot log of Xen $ver" sh -c "xl dmesg > '$out/xl-dmesg.txt' && grep -q 'Xen version $ver' '$out/xl-dmesg.txt'"
 exit $((fails > 0))

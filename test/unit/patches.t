@@ -1,52 +1,87 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# Every patch of patches/series applies, in order, to the pristine tarball;
-# patches only change existing files; no upstream file is committed.
+# The patch series of every base applies, in order and without fuzz, to
+# its pristine source: patches/4.17 to Debian's 4.17.5 tarball,
+# patches/4.22 to Xen 4.22.0 and to the staging snapshot (../shared/xen,
+# skipped where absent); patches only change existing files; no upstream
+# file is committed.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/test/lib/tap.sh"
 : "${BUILD:=$top/build}"
-tarball=$(ls "$BUILD"/dl/xen_*.orig.tar.xz 2>/dev/null | head -n 1)
+: "${SHARED_XEN:=$top/../shared/xen}"
+deb=$(ls "$BUILD"/dl/xen_*.orig.tar.xz 2>/dev/null | head -n 1)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$top"
-mapfile -t series < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' patches/series)
-
-plan $(( ${#series[@]} * 2 + 4 ))
-if [ -z "$tarball" ]; then
+series() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/patches/$1/series"; }
+folder() {    # folder VERSION: the series folder patches/bases maps it to
+    awk -v v="$1" '$1 == v { print $2 }' patches/bases
+}
+# name tarball: the bases to check.
+bases=("4.17 $deb" "4.22 $SHARED_XEN/xen-4.22.0.tar.xz"
+       "staging $(ls "$SHARED_XEN"/xen-staging-*.tar.xz 2>/dev/null | head -n 1)")
+n=0
+for b in "${bases[@]}"; do
+    set -- $b
+    [ -f "${2:-}" ] && v=$("$top/scripts/xen-version.sh" "$2") &&
+        n=$((n + 2 * $(series "$(folder "$v")" | wc -l) + 1)) || n=$((n + 1))
+done
+plan $((n + 4))
+if [ -z "$deb" ]; then
     echo "Bail out! the pinned tarball is not in $BUILD/dl (run make fetch)"
     exit 1
 fi
-tar -C "$tmp" --strip-components=1 -xf "$tarball"
-tar -tf "$tarball" | sed -e 's|^[^/]*/||' -e '/\/$/d' | sort > "$tmp.upstream"
 
-for p in "${series[@]}"; do
-    check "$p applies in order without fuzz" \
-        patch -d "$tmp" -p1 -s --batch --forward --fuzz=0 \
-              --no-backup-if-mismatch -r - -i "$top/patches/$p"
-    new=$(sed -n 's|^+++ b/||p' "patches/$p" | cut -f1 | sort -u |
-          comm -23 - "$tmp.upstream")
-    check "$p changes only upstream files${new:+ (adds: $new)}" test -z "$new"
+for b in "${bases[@]}"; do
+    set -- $b
+    name=$1 tarball=${2:-}
+    if [ ! -f "$tarball" ]; then
+        skip "the series applies to Xen $name" "its source is not in $SHARED_XEN"
+        continue
+    fi
+    v=$("$top/scripts/xen-version.sh" "$tarball")
+    dir=$(folder "$v")
+    check "Xen $name ($v, read from its xen/Makefile) has a series: patches/${dir:-?}" \
+        test -n "$dir" -a -f "patches/$dir/series"
+    rm -rf "$tmp/src" && mkdir "$tmp/src"
+    tar -C "$tmp/src" --strip-components=1 -xf "$tarball"
+    tar -tf "$tarball" | sed -e 's|^[^/]*/||' -e '/\/$/d' | sort > "$tmp/upstream"
+    for p in $(series "$dir"); do
+        check "$dir/$p applies to Xen $name in order without fuzz" \
+            patch -d "$tmp/src" -p1 -s --batch --forward --fuzz=0 \
+                  --no-backup-if-mismatch -r - -i "$top/patches/$dir/$p"
+        new=$(sed -n 's|^+++ b/||p' "patches/$dir/$p" | cut -f1 | sort -u |
+              comm -23 - "$tmp/upstream")
+        check "$dir/$p changes only files of Xen $name${new:+ (adds: $new)}" test -z "$new"
+    done
 done
-extra=$(ls patches | grep -v -x -F -e series $(printf -- '-e %s ' "${series[@]}"))
-check "every file in patches/ is in the series${extra:+ (not: $extra)}" test -z "$extra"
-bad=$(cd patches && for p in "${series[@]}"; do
-          grep -q '^Subject: ' "$p" && grep -q '^Signed-off-by: ' "$p" || echo "$p"
-      done)
+
+extra=$(cd patches && for d in */; do
+            d=${d%/}
+            ls "$d" | grep -v -x -F -e series -e files $(series "$d" | sed 's/^/-e /') |
+                sed "s|^|$d/|"
+        done)
+check "every file in patches/*/ is in its series${extra:+ (not: $extra)}" test -z "$extra"
+bad=$(cd patches && for d in */; do for p in $(series "${d%/}"); do
+          grep -q '^Subject: ' "$d$p" && grep -q '^Signed-off-by: ' "$d$p" || echo "$d$p"
+      done; done)
 check "every patch has a Subject and a Signed-off-by${bad:+ (not: $bad)}" test -z "$bad"
 
 # The overlay (xen/, tools/, docs/) holds only new files.  The project's
 # own root files (Makefile, COPYING, .gitignore) share upstream's names but
 # are never copied into the tree: they must not be copies of upstream's.
+rm -rf "$tmp/src" && mkdir "$tmp/src"
+tar -C "$tmp/src" --strip-components=1 -xf "$deb"
+tar -tf "$deb" | sed -e 's|^[^/]*/||' -e '/\/$/d' | sort > "$tmp/upstream"
 if git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
-    clash=$(git -C "$top" ls-files -- xen tools docs | sort | comm -12 - "$tmp.upstream" | tr '\n' ' ')
+    clash=$(git -C "$top" ls-files -- xen tools docs | sort | comm -12 - "$tmp/upstream" | tr '\n' ' ')
     check "no overlay file is also an upstream file${clash:+ ($clash)}" test -z "$clash"
     same=$(git -C "$top" ls-files | grep -v -E '^(xen|tools|docs)/' | sort |
-           comm -12 - "$tmp.upstream" | while read -r f; do
-               cmp -s "$top/$f" "$tmp/$f" && echo "$f"; done | tr '\n' ' ')
+           comm -12 - "$tmp/upstream" | while read -r f; do
+               cmp -s "$top/$f" "$tmp/src/$f" && echo "$f"; done | tr '\n' ' ')
     check "no other committed file is a copy of an upstream file${same:+ ($same)}" test -z "$same"
 else
     skip "no overlay file is also an upstream file" "not a git checkout"
     skip "no other committed file is a copy of an upstream file" "not a git checkout"
 fi
-rm -f "$tmp.upstream"
 finish

@@ -11,9 +11,14 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 prep() { OVERLAY_DIR=$tmp/ov "$top/scripts/prepare.sh" "$tarball" "$tmp/src" > "$tmp/log" 2>&1; }
 
-plan 13
+plan 15
 [ -n "$tarball" ] || { echo "Bail out! no tarball in $BUILD/dl (run make fetch)"; exit 1; }
-mkdir -p "$tmp/ov/xen/common" "$tmp/ov/tools/misc" "$tmp/ov/patches"
+mkdir -p "$tmp/ov/xen/common" "$tmp/ov/tools/misc" "$tmp/ov/patches/t"
+# The tarball's version maps to the series folder t.
+ver=$(tar -xOf "$tarball" --wildcards '*/xen/Makefile' |
+      sed -n -e 's/^export XEN_VERSION *= *//p' -e 's/^export XEN_SUBVERSION *= *//p' |
+      paste -sd.)
+echo "$ver t" > "$tmp/ov/patches/bases"
 echo "/* a */" > "$tmp/ov/xen/common/a.c"
 echo "/* b */" > "$tmp/ov/tools/misc/b.c"
 # A one-line patch to README, made from the tarball's own first lines.
@@ -22,12 +27,12 @@ tar -xOf "$tarball" --wildcards '*/README' | head -n 3 > "$tmp/ctx"
     printf 'Subject: [PATCH] test\nSigned-off-by: t\n---\n'
     printf -- '--- a/README\n+++ b/README\n@@ -1,3 +1,4 @@\n+PATCHED ONE\n'
     sed 's/^/ /' "$tmp/ctx"
-} > "$tmp/ov/patches/0001-readme.patch"
-echo 0001-readme.patch > "$tmp/ov/patches/series"
+} > "$tmp/ov/patches/t/0001-readme.patch"
+echo 0001-readme.patch > "$tmp/ov/patches/t/series"
 
 prep
-check "a first run unpacks, copies 2 overlay files, applies 1 patch" \
-    sh -c "grep -q unpacking '$tmp/log' && grep -q '2 updated' '$tmp/log' &&
+check "a first run unpacks, picks the series of its Xen version, copies 2 overlay files, applies 1 patch" \
+    sh -c "grep -q unpacking '$tmp/log' && grep -q 'Xen $ver: patches/t' '$tmp/log' && grep -q '2 updated' '$tmp/log' &&
            grep -q '1 (re)applied' '$tmp/log' && grep -q 'PATCHED ONE' '$tmp/src/README'"
 touch "$tmp/src/marker"
 touch -d '2000-01-01' "$tmp/src/xen/common/a.c" "$tmp/src/tools/misc/b.c" "$tmp/src/README"
@@ -45,8 +50,8 @@ check "after editing one overlay file only it is copied" \
     sh -c "grep -q '1 updated' '$tmp/log' && grep -q b2 '$tmp/src/tools/misc/b.c' &&
            test -z \"\$(find '$tmp/src/xen/common/a.c' -newer '$tmp/src/marker')\""
 
-sed 's/PATCHED ONE/PATCHED TWO/' "$tmp/ov/patches/0001-readme.patch" > "$tmp/p" &&
-    mv "$tmp/p" "$tmp/ov/patches/0001-readme.patch"
+sed 's/PATCHED ONE/PATCHED TWO/' "$tmp/ov/patches/t/0001-readme.patch" > "$tmp/p" &&
+    mv "$tmp/p" "$tmp/ov/patches/t/0001-readme.patch"
 prep
 check "an edited patch is reverted and re-applied" \
     sh -c "grep -q 'reverting 0001' '$tmp/log' && grep -q 'PATCHED TWO' '$tmp/src/README' &&
@@ -56,7 +61,7 @@ rm "$tmp/ov/xen/common/a.c"
 prep
 check "a file removed from the overlay is removed from the tree" test ! -e "$tmp/src/xen/common/a.c"
 
-cat > "$tmp/ov/patches/0002-bad.patch" <<'EOP'
+cat > "$tmp/ov/patches/t/0002-bad.patch" <<'EOP'
 Subject: [PATCH] does not apply
 Signed-off-by: t
 ---
@@ -67,21 +72,21 @@ Signed-off-by: t
 +neither is this one
  at all
 EOP
-echo 0002-bad.patch >> "$tmp/ov/patches/series"
+echo 0002-bad.patch >> "$tmp/ov/patches/t/series"
 prep
 rc=$?
 check "a patch that does not apply fails the prepare step" test $rc -ne 0
 check "the error names the patch" grep -q 'error: patch 0002-bad.patch does not apply' "$tmp/log"
 check "the tree is left as it was (dry run first)" \
     sh -c "grep -q 'PATCHED TWO' '$tmp/src/README' && ! grep -q 'neither' '$tmp/src/README'"
-sed -i '/0002/d' "$tmp/ov/patches/series"
-echo 0003-missing.patch >> "$tmp/ov/patches/series"
+sed -i '/0002/d' "$tmp/ov/patches/t/series"
+echo 0003-missing.patch >> "$tmp/ov/patches/t/series"
 prep
 check "a series entry without a file fails and says so" \
     sh -c "test $? -ne 0 && grep -q 'missing 0003-missing.patch' '$tmp/log'"
 
 # XEN_SRC: any Xen checkout instead of the tarball (here: an unpacked one).
-sed -i '/0003-missing/d' "$tmp/ov/patches/series"
+sed -i '/0003-missing/d' "$tmp/ov/patches/t/series"
 mkdir "$tmp/checkout"
 tar -C "$tmp/checkout" --strip-components=1 -xf "$tarball"
 mkdir "$tmp/checkout/.git"
@@ -96,4 +101,14 @@ XEN_SRC=$tmp/nowhere OVERLAY_DIR=$tmp/ov "$top/scripts/prepare.sh" "$tarball" \
     "$tmp/src2" > "$tmp/log" 2>&1
 check "XEN_SRC that is not a Xen tree fails and says so" \
     sh -c "[ $? -ne 0 ] && grep -q 'is not a Xen tree' '$tmp/log'"
+
+# A tree of a version patches/bases does not list: one clear line.
+echo "9.99 t" > "$tmp/ov/patches/bases"
+OVERLAY_DIR=$tmp/ov "$top/scripts/prepare.sh" "$tarball" "$tmp/src3" > "$tmp/log" 2>&1
+rc=$?
+check "a Xen version without a series fails with one line naming it and the supported ones" \
+    sh -c "[ $rc -ne 0 ] && [ \$(grep -c '^error' '$tmp/log') -eq 1 ] &&
+           grep -q 'error: Xen $ver .* has no patch series: supported: 9.99' '$tmp/log'"
+check "... before anything is patched or copied" \
+    sh -c "! grep -q PATCHED '$tmp/src3/README' && [ ! -e '$tmp/src3/tools/misc/b.c' ]"
 finish

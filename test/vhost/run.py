@@ -182,12 +182,14 @@ def timing(a, con, total):
     if not a.timing:
         return
     m = con.marks
+    # TIMING_PREFIX (e.g. "xen-4.22/") splits the table per Xen base.
+    pre = os.environ.get("TIMING_PREFIX", "")
     with open(a.timing, "a") as f:
         if "job start" in m:
-            f.write("boot %.1f\n" % m["job start"])
+            f.write("%sboot %.1f\n" % (pre, m["job start"]))
         if "job start" in m and "job end" in m:
-            f.write("job %.1f\n" % (m["job end"] - m["job start"]))
-        f.write("qemu-total %.1f\n" % total)
+            f.write("%sjob %.1f\n" % (pre, m["job end"] - m["job start"]))
+        f.write("%sqemu-total %.1f\n" % (pre, total))
 
 
 if __name__ == "__main__":

@@ -4,7 +4,8 @@
 # vhost.sh [run.py options] OUTDIR JOB [FILE...]: run JOB (with FILEs
 # beside it) in dom0 of the virtual host built in $BUILD.  The job's
 # artifacts land in OUTDIR/results, the console in OUTDIR/console.log.
-# XEN_IMAGE=<file> boots another hypervisor than $BUILD's.
+# XEN_IMAGE=<file> boots another hypervisor than $BUILD's; the dom0
+# kernel is in ${KERNEL_DIR:-$BUILD/kernel}.
 # Exit status: see run.py.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -19,20 +20,21 @@ done
 out=$1 job=$2
 shift 2
 xen=${XEN_IMAGE:-$BUILD/xen/xen/xen}
-for f in "$xen" "$BUILD/kernel/vmlinux" "$BUILD/dist/usr/sbin/xl"; do
+kdir=${KERNEL_DIR:-$BUILD/kernel}
+for f in "$xen" "$kdir/vmlinux" "$BUILD/dist/usr/sbin/xl"; do
     [ -f "$f" ] || { echo "error: $f missing: run make first" >&2; exit 125; }
 done
 rm -rf "$out"
 mkdir -p "$out"
 [ -n "${TIMING_LOG:-}" ] && opts+=(--timing "$TIMING_LOG")
 start=$(date +%s%N)
-"$here/mkinitrd.sh" "$out/initrd.cpio" "$BUILD/dist" "$BUILD/kernel" "$job" "$@"
+"$here/mkinitrd.sh" "$out/initrd.cpio" "$BUILD/dist" "$kdir" "$job" "$@"
 [ -n "${TIMING_LOG:-}" ] &&
     awk -v ms=$(( ($(date +%s%N) - start) / 1000000 )) \
-        'BEGIN { printf "initramfs %.3f\n", ms / 1000 }' >> "$TIMING_LOG"
+        -v pre="${TIMING_PREFIX:-}" 'BEGIN { printf "%sinitramfs %.3f\n", pre, ms / 1000 }' >> "$TIMING_LOG"
 rc=0
 /usr/bin/python3 "$here/run.py" --xen "$xen" \
-    --kernel "$BUILD/kernel/vmlinux" --initrd "$out/initrd.cpio" \
+    --kernel "$kdir/vmlinux" --initrd "$out/initrd.cpio" \
     --out "$out" "${opts[@]}" || rc=$?
 rm -f "$out/initrd.cpio"
 exit $rc

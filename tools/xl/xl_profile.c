@@ -252,11 +252,26 @@ static int profile_start(int argc, char **argv)
     return ret;
 }
 
+/* "4.22.0" of the running hypervisor, or "?". */
+static const char *xen_version(char *buf, size_t len)
+{
+    const libxl_version_info *vi = libxl_get_version_info(ctx);
+
+    if (!vi)
+        return "?";
+    snprintf(buf, len, "%d.%d%s", vi->xen_version_major,
+             vi->xen_version_minor,
+             vi->xen_version_extra ? vi->xen_version_extra : "");
+    return buf;
+}
+
 static void print_status_json(const libxl_profile_status *st)
 {
+    char ver[64];
     int i;
 
-    printf("{\n  \"state\": \"%s\",\n", state_name(st->state));
+    printf("{\n  \"xen_version\": \"%s\",\n", xen_version(ver, sizeof(ver)));
+    printf("  \"state\": \"%s\",\n", state_name(st->state));
     printf("  \"source\": \"%s\",\n  \"reason\": \"%s\",\n",
            source_name(st->source), why_text(st->reason));
     printf("  \"frequency\": %u,\n  \"period\": %"PRIu64",\n",
@@ -294,8 +309,10 @@ static const char *cpu_state(uint32_t flags)
 
 static void print_status(const libxl_profile_status *st)
 {
+    char ver[64];
     int i;
 
+    printf("xen     : %s\n", xen_version(ver, sizeof(ver)));
     printf("state   : %s\n", state_name(st->state));
     if (st->state == LIBXL_PROFILE_STATE_IDLE)
         return;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * pmu-owner.c: who owns the performance counters: nobody, xenoprof, HVM
+ * pmu-owner.c: who owns the performance counters (xen/pmu-owner.h): nobody, xenoprof, HVM
  * guests' vPMU (reference counted), or the sampling profiler.
  *
  * Moved unchanged from xen/common/xenoprof.c (Copyright (C) 2005
@@ -8,7 +8,7 @@
  * arbitration exists without xenoprof.
  */
 #include <xen/spinlock.h>
-#include <xen/xenoprof.h>
+#include <xen/pmu-owner.h>
 
 static DEFINE_SPINLOCK(pmu_owner_lock);
 static int pmu_owner = PMU_OWNER_NONE;

@@ -11,7 +11,7 @@
 int xc_profile_start(xc_interface *xch, xen_profile_start_t *start,
                      const uint8_t *cpumap, unsigned int nr_bits)
 {
-    DECLARE_SYSCTL;
+    struct xen_sysctl sysctl = {};
     DECLARE_HYPERCALL_BOUNCE_IN(cpumap, (nr_bits + 7) / 8);
     int ret;
 
@@ -38,7 +38,7 @@ int xc_profile_start(xc_interface *xch, xen_profile_start_t *start,
 
 static int profile_simple_op(xc_interface *xch, uint32_t cmd)
 {
-    DECLARE_SYSCTL;
+    struct xen_sysctl sysctl = {};
 
     memset(&sysctl.u.profile_op, 0, sizeof(sysctl.u.profile_op));
     sysctl.cmd = XEN_SYSCTL_profile_op;
@@ -60,7 +60,7 @@ int xc_profile_release(xc_interface *xch)
 int xc_profile_status(xc_interface *xch, xen_profile_status_t *status,
                       xen_profile_cpu_t *cpus, unsigned int *nr_cpus)
 {
-    DECLARE_SYSCTL;
+    struct xen_sysctl sysctl = {};
     DECLARE_HYPERCALL_BOUNCE(cpus, 0, XC_HYPERCALL_BUFFER_BOUNCE_OUT);
     unsigned int n = cpus ? *nr_cpus : 0;
     int ret;
@@ -91,7 +91,7 @@ int xc_profile_read(xc_interface *xch, unsigned int cpu, uint32_t flags,
                     uint32_t *bytes, uint32_t *records,
                     uint64_t *pending_bytes)
 {
-    DECLARE_SYSCTL;
+    struct xen_sysctl sysctl = {};
     DECLARE_HYPERCALL_BOUNCE(buf, size, XC_HYPERCALL_BUFFER_BOUNCE_OUT);
     int ret;
 
@@ -124,7 +124,7 @@ int xc_profile_read(xc_interface *xch, unsigned int cpu, uint32_t flags,
 int xc_profile_symbols(xc_interface *xch, uint32_t *index, void *buf,
                        uint32_t size, uint32_t *bytes, uint32_t *count)
 {
-    DECLARE_SYSCTL;
+    struct xen_sysctl sysctl = {};
     DECLARE_HYPERCALL_BOUNCE(buf, size, XC_HYPERCALL_BUFFER_BOUNCE_OUT);
     int ret;
 

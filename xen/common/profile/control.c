@@ -281,10 +281,14 @@ static bool within_cap(unsigned int n, unsigned int kib)
     unsigned long pages = (PAGE_SIZE << get_order_from_bytes(
                                (unsigned long)kib << 10)) >> PAGE_SHIFT;
     unsigned long total = pages * n;
+    uint64_t free, claimed;
+
+    /* What XEN_SYSCTL_physinfo reports as free. */
+    get_outstanding_claims(&free, &claimed);
 
     return total <= ((unsigned long)XEN_PROFILE_MAX_TOTAL_MIB << 20) >>
                     PAGE_SHIFT &&
-           total <= avail_domheap_pages() / XEN_PROFILE_FREE_FRACTION;
+           total <= free / XEN_PROFILE_FREE_FRACTION;
 }
 
 /* Free what a start allocated and go back to IDLE. */

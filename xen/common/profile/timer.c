@@ -17,6 +17,7 @@
 #include <xen/errno.h>
 #include <xen/lib.h>
 #include <xen/percpu.h>
+#include <xen/irq.h>
 #include <xen/profile.h>
 #include <xen/sched.h>
 #include <xen/time.h>
@@ -32,7 +33,7 @@
 
 static DEFINE_PER_CPU(bool, timer_sampling);
 
-void profile_timer_interrupt(const struct cpu_user_regs *regs)
+void profile_timer_interrupt(void)
 {
     struct profile_cpu *pc;
     s_time_t now;
@@ -49,7 +50,8 @@ void profile_timer_interrupt(const struct cpu_user_regs *regs)
     if ( pc->next <= now )      /* Interrupts were off for a long time. */
         pc->next = now + profile_session.period;
 
-    profile_sample(regs);
+    /* The interrupted context, as do_IRQ() recorded it. */
+    profile_sample(get_irq_regs());
 }
 
 static void cf_check timer_fn(void *data)

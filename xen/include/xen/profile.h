@@ -19,8 +19,11 @@ struct cpu_user_regs;
 
 int profile_sysctl(struct xen_sysctl_profile_op *op);
 
-/* Hook in the local APIC timer interrupt: maybe take a timer sample. */
-void profile_timer_interrupt(const struct cpu_user_regs *regs);
+/*
+ * Hook in the local APIC timer interrupt: maybe take a timer sample of
+ * the interrupted context (get_irq_regs()).
+ */
+void profile_timer_interrupt(void);
 
 /* What profile_pmu_nmi() made of an NMI. */
 #define PROFILE_NMI_NONE    0   /* not the profiler's: Xen's handling */
@@ -97,7 +100,7 @@ static inline int profile_sysctl(void *op)
     return -EOPNOTSUPP;
 }
 
-static inline void profile_timer_interrupt(const struct cpu_user_regs *regs)
+static inline void profile_timer_interrupt(void)
 {
 }
 

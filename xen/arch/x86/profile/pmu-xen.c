@@ -23,7 +23,7 @@
 #include <xen/profile.h>
 #include <xen/smp.h>
 #include <xen/time.h>
-#include <xen/xenoprof.h>
+#include <xen/pmu-owner.h>
 #include <asm/apic.h>
 #include <asm/msr.h>
 #include <asm/nmi.h>
@@ -39,7 +39,12 @@
 
 int pmu_hw_rdmsr(unsigned int msr, uint64_t *val)
 {
+#ifdef rdmsr_safe
+    /* Xen before 4.21: a macro storing into its second argument. */
     return rdmsr_safe(msr, *val) ? -EIO : 0;
+#else
+    return rdmsr_safe(msr, val) ? -EIO : 0;
+#endif
 }
 
 int pmu_hw_wrmsr(unsigned int msr, uint64_t val)

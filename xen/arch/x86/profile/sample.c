@@ -22,7 +22,12 @@
 #include <asm/regs.h>
 #ifdef CONFIG_HVM
 #include <asm/hvm/hvm.h>
+#if __has_include(<asm/hvm/svm/vmcb.h>)    /* Xen 4.17: public VMCB */
 #include <asm/hvm/svm/vmcb.h>
+#define svm_vmcb_rip(v) ((v)->arch.hvm.svm.vmcb->rip)
+#else                                       /* patches/4.22: an accessor */
+#include <asm/hvm/svm.h>
+#endif
 #endif
 #include <public/profilectl.h>
 
@@ -110,8 +115,8 @@ void arch_profile_prepare(void)
     rcu_read_unlock(&domlist_read_lock);
 }
 
-#ifdef CONFIG_HVM
-/* Where an interrupt taken on the way out of an SVM guest lands. */
+#if defined(CONFIG_HVM) && defined(svm_vmcb_rip)
+/* Xen 4.17: where an interrupt taken on the way out of an SVM guest lands. */
 extern char svm_stgi_label[];
 #endif
 
@@ -142,7 +147,7 @@ static bool guest_context(const struct vcpu *v,
     else if ( is_hvm_vcpu(v) && cpu_has_svm &&
               regs->rip == (unsigned long)svm_stgi_label )
     {
-        *ip = v->arch.hvm.svm.vmcb->rip;
+        *ip = svm_vmcb_rip(v);
         kernel = hvm_get_cpl((struct vcpu *)v) != 3;
     }
 #endif

@@ -32,11 +32,24 @@
 #define STACK_PAGE_IST_DF       4   /* #DF, the last */
 #define STACK_PAGE_PRIMARY      6   /* 6 and 7, cpu_info at the top */
 
-/* Words from an exception frame's rbp to its rip, and past its end. */
+/* Words from an exception frame's rbp to its rip, and past its end (ss). */
 #define EFRAME_RIP ((offsetof(struct cpu_user_regs, rip) - \
                      offsetof(struct cpu_user_regs, rbp)) / sizeof(long))
-#define EFRAME_END ((offsetof(struct cpu_user_regs, es) - \
+#define EFRAME_END ((offsetof(struct cpu_user_regs, ss) + sizeof(long) - \
                      offsetof(struct cpu_user_regs, rbp)) / sizeof(long))
+
+/*
+ * The exception frame at the top of IST stack page p.  Since Xen 4.21
+ * struct cpu_user_regs ends at ss and is the frame of every IST stack.
+ * Before, it went on with the vm86 segment fields (es..gs), which only
+ * #DF's frame includes (its TSS entry point is lowered for them).
+ */
+#if __has_include(<asm/cpu-user-regs.h>)
+#define IST_FRAME(p) sizeof(struct cpu_user_regs)
+#else
+#define IST_FRAME(p) ((p) == STACK_PAGE_IST_DF ? sizeof(struct cpu_user_regs) \
+                      : offsetof(struct cpu_user_regs, es))
+#endif
 
 /*
  * A walk that ends within this many bytes of the stack's bottom reached
@@ -56,13 +69,8 @@ bool profile_stack_bounds(unsigned long sp, unsigned long base,
         return false;
     if ( page >= STACK_PAGE_PRIMARY )
         bottom = base + STACK_SIZE - sizeof(struct cpu_info);
-    else if ( page == STACK_PAGE_IST_DF )
-        /* Its frame is a whole cpu_user_regs (cpu/common.c, the TSS). */
-        bottom = base + (page + 1) * PAGE_SIZE -
-                 sizeof(struct cpu_user_regs);
-    else if ( page >= STACK_PAGE_IST_FIRST && page < STACK_PAGE_IST_DF )
-        bottom = base + (page + 1) * PAGE_SIZE -
-                 offsetof(struct cpu_user_regs, es);
+    else if ( page >= STACK_PAGE_IST_FIRST && page <= STACK_PAGE_IST_DF )
+        bottom = base + (page + 1) * PAGE_SIZE - IST_FRAME(page);
     else
         return false;               /* A shadow stack. */
 

@@ -1,0 +1,126 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# make-series.sh SOURCE OUT: the upstream patch series for the Xen tree in
+# SOURCE (a source archive, or a checkout with XEN_SRC) as git commits on
+# its pristine copy in OUT.git, one per patch of its series (with the new
+# files patches/<series>/files assigns to it) plus a CHANGELOG entry for
+# that tree, written by `git format-patch --cover-letter` into OUT.
+# scripts/check-series.sh builds each commit in turn.
+set -euo pipefail
+. "$(dirname "$0")/env.sh"
+
+source=$1
+out=$2
+top=$(cd "$(dirname "$0")/.." && pwd)
+work=$out.git
+author="xl profile developers <xen-devel@lists.xenproject.org>"
+g() { git -C "$work" -c user.name="xl profile developers" \
+          -c user.email=xen-devel@lists.xenproject.org "$@"; }
+
+rm -rf "$work" "$out"
+mkdir -p "$work" "$out"
+if [ -d "$source" ]; then
+    tar -C "$source" --exclude=.git -cf - . | tar -C "$work" -xf -
+else
+    tar -C "$work" --strip-components=1 -xf "$source"
+fi
+ver=$("$top/scripts/xen-version.sh" "$work")
+dir=$(awk -v v="$ver" '$1 == v { print $2 }' "$top/patches/bases")
+[ -n "$dir" ] || { echo "error: Xen $ver has no patch series (patches/bases)" >&2; exit 1; }
+g init -q
+g add -A
+g commit -q -m "Xen $ver, as given"
+g tag series-base
+
+cd "$top"
+n=0
+while read -r p; do
+    # The patch's message: its Subject (without "[PATCH] ") and body.
+    subject=$(sed -n 's/^Subject: \[PATCH\] //p' "patches/$dir/$p" | head -n 1)
+    sed -n '/^Subject: /,/^---$/p' "patches/$dir/$p" | sed '1d;$d' > "$out/msg.body"
+    patch -d "$work" -p1 -s --batch --forward --fuzz=0 < "patches/$dir/$p"
+    # The new files that go with it.
+    files=$(awk -v p="$p" '$1 == p { $1 = ""; print }' "patches/$dir/files")
+    for f in ${files:+$(git ls-files -- $files)}; do
+        mkdir -p "$work/$(dirname "$f")"
+        cp "$f" "$work/$f"
+    done
+    { echo "$subject"; cat "$out/msg.body"; } > "$out/msg"
+    g add -A
+    g commit -q --author="$author" -F "$out/msg"
+    n=$((n + 1))
+done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "patches/$dir/series")
+
+# Every new file must have gone into some commit.
+left=$(git ls-files -- xen tools docs | while read -r f; do
+           [ -e "$work/$f" ] || echo "$f"; done)
+[ -z "$left" ] || { echo "error: not in any commit (patches/$dir/files): $left" >&2; exit 1; }
+
+# The CHANGELOG entry, under the first "### Added" of this tree's file.
+awk '!done && /^### Added/ {
+         print; print " - On x86, a sampling profiler of the hypervisor itself (CONFIG_XEN_PROFILER):"
+         print "   per-pCPU samples on a timer interrupt or on PMU counter overflow NMIs,"
+         print "   with frame-pointer stacks, driven by `xl profile` (start, stop, status,"
+         print "   record, report) and read offline by libxenprofile and `xenprofile`"
+         print "   (reports, flame graphs, pprof)."
+         done = 1; next }
+     { print }' "$work/CHANGELOG.md" > "$out/CHANGELOG.md"
+mv "$out/CHANGELOG.md" "$work/CHANGELOG.md"
+printf '%s\n\n%s\n\nSigned-off-by: %s\n' \
+    "CHANGELOG: the hypervisor sampling profiler" \
+    "Record \`xl profile\`, libxenprofile and the xenprofile command." \
+    "$author" > "$out/msg"
+g add -A
+g commit -q --author="$author" -F "$out/msg"
+n=$((n + 1))
+rm -f "$out/msg" "$out/msg.body"
+
+g format-patch -q --cover-letter -o "$out" series-base..HEAD
+cover=$(ls "$out"/0000-cover-letter.patch)
+python3 - "$cover" "$ver" <<'EOF'
+import sys
+path, ver = sys.argv[1], sys.argv[2]
+s = open(path).read()
+s = s.replace('*** SUBJECT HERE ***', 'xl profile: a sampling profiler of the hypervisor')
+s = s.replace('*** BLURB HERE ***', '''Xen has no working way to see where the hypervisor itself spends its
+time: perf in dom0 sees no Xen stacks, and xenoprof is gone.  This
+series puts a sampling profiler inside Xen (x86):
+
+ - per pCPU, samples on a timer interrupt, or on a PMU counter overflow
+   NMI where a usable PMU exists; each sample is the TSC, pCPU, domain,
+   vCPU, guest mode, IP and a bounded frame-pointer walk of Xen's stack,
+   taken only within this pCPU's own stacks (never from a guest %rsp);
+ - per-pCPU lock-free rings owned by Xen with exact lost counts, drained
+   by a new sysctl (XEN_SYSCTL_profile_op), control domain only (FLASK:
+   xen2:profile_op);
+ - the PMU source does not use the NMI callback slot: do_nmi() gives it
+   its overflows first, so microcode loading and livepatching cannot
+   starve it; vPMU and the profiler exclude each other;
+ - toolstack: xc_profile_*, libxl_profile_* (LIBXL_HAVE_PROFILE),
+   `xl profile start|stop|status|record|report`, and libxenprofile with
+   the `xenprofile` command for offline reports, flame graphs and pprof.
+
+Without CONFIG_XEN_PROFILER nothing of it is built and the sysctl
+answers -EOPNOTSUPP.  Tested on Xen @VER@ in QEMU (TCG): unit tests of the
+sample path in userspace (including a simulated PMU), a sysctl fuzzer,
+and end-to-end jobs in dom0.
+
+What each patch does:
+'''.replace('@VER@', ver))
+open(path, 'w').write(s)
+EOF
+# What each patch does: its subject and the first sentence of its body.
+g log --reverse --format='%s%x00%b%x01' series-base..HEAD |
+python3 -c '
+import sys, textwrap
+for i, c in enumerate(sys.stdin.read().split("\x01")[:-1], 1):
+    subj, body = c.strip("\n").split("\x00", 1)
+    para = " ".join(body.strip().split("\n\n")[0].split())
+    first = para.split(". ")[0].rstrip(".") + "."
+    print(textwrap.fill("%2d. %s: %s" % (i, subj, first), 72,
+                        subsequent_indent="    "))
+' > "$out/list"
+sed -i "/^What each patch does:$/r $out/list" "$cover"
+rm -f "$out/list"
+echo "series: $n patches and a cover letter for Xen $ver in $out (commits in $work)"
