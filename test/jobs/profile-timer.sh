@@ -25,7 +25,7 @@ one_line_error() {
     diag "$(cat err.txt)"
 }
 
-plan 52
+plan 55
 xl profile discard >/dev/null 2>&1    # a leftover of an aborted run
 check "status says idle" sh -c 'xl profile status | grep -q "^state *: idle"'
 check "stop when idle fails, saying so" \
@@ -92,6 +92,13 @@ on_crash = "destroy"
 EOC
     xl create domu.cfg > domu-create.txt 2>&1
     domu_id=$(xl domid "$domu" 2>/dev/null)
+    # The same kernel as a PVH guest (an HVM container: direct kernel boot,
+    # no firmware, no device model).
+    pvh=profpvh
+    sed -e "s/^name = .*/name = \"$pvh\"/" -e 's/^type = .*/type = "pvh"/' \
+        domu.cfg > pvh.cfg
+    xl create pvh.cfg > pvh-create.txt 2>&1
+    pvh_id=$(xl domid "$pvh" 2>/dev/null)
 fi
 while awk -v u="$(uptime)" -v e="$end" 'BEGIN { exit !(u < e) }'; do
     xl info > /dev/null
@@ -99,7 +106,8 @@ while awk -v u="$(uptime)" -v e="$end" 'BEGIN { exit !(u < e) }'; do
     xenstore-ls > /dev/null 2>&1
     xl profile status > /dev/null   # notes the names of live domains
 done
-[ -n "$domu" ] && xl list > xl-list-domu.txt && { xl destroy "$domu" 2>/dev/null; true; }
+[ -n "$domu" ] && xl list > xl-list-domu.txt &&
+    { xl destroy "$domu" 2>/dev/null; xl destroy "$pvh" 2>/dev/null; true; }
 xl profile status > status-2.txt
 xl profile status --json > status.json
 t1=$(uptime)
@@ -122,9 +130,20 @@ if [ -n "$domu" ]; then
         sh -c "[ -n '$domu_id' ] && grep -q '^$domu ' xl-list-domu.txt && ! xl domid $domu >/dev/null 2>&1"
     check "its guest samples carry its name, captured while it existed" \
         grep -q "^d${domu_id}v0 $domu;\[guest " out.folded
+    cat pvh-create.txt
+    xl profile report -i xenprofile.data --script > script.txt 2>&1
+    check "a PVH domU ($pvh, d${pvh_id:-?}) ran during the profile and is gone" \
+        sh -c "[ -n '$pvh_id' ] && grep -q '^$pvh ' xl-list-domu.txt && ! xl domid $pvh >/dev/null 2>&1"
+    check "its guest samples carry its name" \
+        grep -q "^d${pvh_id:-x}v0 $pvh;\[guest " out.folded
+    check "they carry the HVM flag and a guest kernel or user mode" \
+        grep -q -E " d${pvh_id:-x} $pvh vcpu 0 guest-(kernel|user) hvm" script.txt
 else
     skip "a PV domU ran during the profile" "no domU kernel (DOMU_KERNEL)"
     skip "its guest samples carry its name" "no domU kernel (DOMU_KERNEL)"
+    skip "a PVH domU ran during the profile" "no domU kernel (DOMU_KERNEL)"
+    skip "its guest samples carry its name" "no domU kernel (DOMU_KERNEL)"
+    skip "they carry the HVM flag" "no domU kernel (DOMU_KERNEL)"
 fi
 check "status is idle after stop" sh -c 'xl profile status | grep -q "^state *: idle"'
 # The saved profile reads back: xl profile report and the standalone
@@ -147,8 +166,10 @@ awk '{ $NF = ""; n = split($0, f, ";"); for (i = 1; i <= n; i++) print f[i] }' o
     sed 's/ *$//' | grep -v -e '^\[' -e '^d[0-9]*v[0-9]*' | sort -u > functions.txt
 check "at least 20 distinct Xen functions ($(wc -l < functions.txt))" test "$(wc -l < functions.txt)" -ge 20
 if [ -r /proc/xen/xensyms ]; then
+    # Both without the "file#" prefix (kept in reports where names clash).
     sed 's/^[0-9a-f]* . //; s/^.*#//' /proc/xen/xensyms | sort -u > xensyms.txt
-    missing=$(grep -v -x -F -f xensyms.txt functions.txt | head -n 5 | tr '\n' ' ')
+    missing=$(sed 's/^.*#//' functions.txt | grep -v -x -F -f xensyms.txt |
+              head -n 5 | tr '\n' ' ')
     check "every function is in Xen's symbol table${missing:+ (not: $missing)}" test -z "$missing"
 else
     skip "every function is in Xen's symbol table" "no /proc/xen/xensyms"

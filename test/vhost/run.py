@@ -26,7 +26,9 @@ import time
 FATAL = re.compile(r"Panic on CPU|Hardware Dom0 crashed|Kernel panic|"
                    r"Attempted to kill init|KVM internal error|"
                    r"FATAL TRAP|VHOST-ERROR")
-CPU = "qemu64,+svm"     # SMAP under TCG crashes a PV dom0: never enable it.
+# SVM with nested paging (NPT): HVM and PVH guests run with HAP.  SMAP
+# under TCG crashes a PV dom0: never enable it.
+CPU = "qemu64,+svm,+npt"
 
 
 def parse_args():

@@ -157,7 +157,7 @@ static bool walk_one(unsigned long sp, unsigned long bp, unsigned int *nf,
         ASAN_POISON_MEMORY_REGION((void *)lo, sp - lo);
         ASAN_POISON_MEMORY_REGION((void *)bottom, hi - bottom);
     }
-    n = profile_walk(sp, bp, base, NULL, ips, MAXF, flags);
+    n = profile_walk(0, sp, bp, base, NULL, ips, MAXF, flags);
     if ( bottom )
     {
         ASAN_UNPOISON_MEMORY_REGION((void *)lo, hi - lo);
@@ -244,20 +244,20 @@ static void cases(void)
     bool ok;
 
     flags = 0;
-    n = profile_walk(guest, guest, base, NULL, ips, MAXF, &flags);
+    n = profile_walk(0, guest, guest, base, NULL, ips, MAXF, &flags);
     tap_ok(!n && flags == XEN_PROFILE_F_NO_STACK,
            "rsp = rbp = a guest address (SYSCALL stub, before SYSRET): "
            "nothing read, NO_STACK");
 
     flags = 0;
-    n = profile_walk(nb + 7 * PAGE_SIZE + 512, nb + 7 * PAGE_SIZE + 512,
+    n = profile_walk(0, nb + 7 * PAGE_SIZE + 512, nb + 7 * PAGE_SIZE + 512,
                      base, NULL, ips, MAXF, &flags);
     tap_ok(!n && flags == XEN_PROFILE_F_NO_STACK,
            "rsp in the right page of a neighbouring pCPU's primary stack: "
            "NO_STACK");
 
     flags = 0;
-    n = profile_walk(base + 5 * PAGE_SIZE + 64, base + 6 * PAGE_SIZE + 64,
+    n = profile_walk(0, base + 5 * PAGE_SIZE + 64, base + 6 * PAGE_SIZE + 64,
                      base, NULL, ips, MAXF, &flags);
     tap_ok(!n && flags == XEN_PROFILE_F_NO_STACK,
            "rsp in the primary shadow stack: NO_STACK");
@@ -289,6 +289,27 @@ static void cases(void)
                "BAD_FRAME", p);
     }
     fill_stacks();
+
+    /* Interrupted inside a root (idle_loop): nothing is walked. */
+    {
+        static const struct profile_unwind_roots r = {
+            .nr = 1, .root = { { 0xffff82d040300000UL, 0xffff82d040300100UL } },
+        };
+        unsigned long sp = base + 7 * PAGE_SIZE;
+        unsigned long *w = (unsigned long *)sp;
+
+        w[0] = sp + 64;                 /* a stale frame above */
+        w[1] = 0xffff82d040201234UL;
+        flags = 0;
+        n = profile_walk(0xffff82d040300040UL, sp, sp, base, &r, ips, MAXF,
+                         &flags);
+        tap_ok(!n && !flags, "rip inside a root: no frame walked above it");
+        flags = 0;
+        n = profile_walk(0xffff82d040300100UL, sp, sp, base, &r, ips, MAXF,
+                         &flags);
+        tap_ok(n >= 1, "rip just past the root: the walk goes on");
+        fill_stacks();
+    }
 }
 
 void test_stack(void)

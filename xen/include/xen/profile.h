@@ -15,6 +15,12 @@
 
 struct cpu_user_regs;
 
+/* What profile_pmu_nmi() made of an NMI. */
+#define PROFILE_NMI_NONE    0   /* not the profiler's: Xen's handling */
+#define PROFILE_NMI_OURS    1   /* the profiler's alone: nothing else to do */
+#define PROFILE_NMI_PASS    2   /* the profiler's, and maybe the watchdog's:
+                                   Xen's handling, but never unknown */
+
 #ifdef CONFIG_XEN_PROFILER
 
 int profile_sysctl(struct xen_sysctl_profile_op *op);
@@ -24,12 +30,6 @@ int profile_sysctl(struct xen_sysctl_profile_op *op);
  * the interrupted context (get_irq_regs()).
  */
 void profile_timer_interrupt(void);
-
-/* What profile_pmu_nmi() made of an NMI. */
-#define PROFILE_NMI_NONE    0   /* not the profiler's: Xen's handling */
-#define PROFILE_NMI_OURS    1   /* the profiler's alone: nothing else to do */
-#define PROFILE_NMI_PASS    2   /* the profiler's, and maybe the watchdog's:
-                                   Xen's handling, but never unknown */
 
 /*
  * Hook in do_nmi(), ahead of the NMI callback: claim, count and re-arm an
@@ -103,8 +103,6 @@ static inline int profile_sysctl(void *op)
 static inline void profile_timer_interrupt(void)
 {
 }
-
-#define PROFILE_NMI_NONE    0
 
 static inline unsigned int profile_pmu_nmi(const struct cpu_user_regs *regs,
                                            bool slot_held)

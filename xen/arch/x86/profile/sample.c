@@ -179,8 +179,8 @@ unsigned int arch_profile_record(struct xen_profile_record *rec,
 
         mode = XEN_PROFILE_MODE_XEN;
         ip[0] = regs->rip;
-        n += profile_walk(regs->rsp, regs->rbp, base, &roots, ip + 1,
-                          max_depth, &flags);
+        n += profile_walk(regs->rip, regs->rsp, regs->rbp, base, &roots,
+                          ip + 1, max_depth, &flags);
     }
 
     rec->size = sizeof(*rec) + n * sizeof(*ip);

@@ -161,19 +161,24 @@ unsigned int profile_unwind(unsigned long bp, unsigned long low,
     return n;
 }
 
-unsigned int profile_walk(unsigned long sp, unsigned long bp,
-                          unsigned long base,
+unsigned int profile_walk(unsigned long ip, unsigned long sp,
+                          unsigned long bp, unsigned long base,
                           const struct profile_unwind_roots *roots,
                           uint64_t *ips, unsigned int max,
                           unsigned int *flags)
 {
     unsigned long end;
+    unsigned int i;
 
     if ( !profile_stack_bounds(sp, base, &end) )
     {
         *flags |= XEN_PROFILE_F_NO_STACK;
         return 0;
     }
+    /* Interrupted in a root itself: nothing above it but stale frames. */
+    for ( i = 0; roots && i < roots->nr; i++ )
+        if ( ip >= roots->root[i].start && ip < roots->root[i].end )
+            return 0;
     return profile_unwind(bp, sp, end, roots, ips, max, flags);
 }
 

@@ -56,13 +56,13 @@ unsigned int profile_unwind(unsigned long bp, unsigned long low,
                             unsigned int *flags);
 
 /*
- * The walk of an interrupted Xen context with stack pointer sp and frame
- * pointer bp, on the pCPU whose stack block starts at base: the walk of
- * its stack if profile_stack_bounds() accepts sp, else nothing, with
- * XEN_PROFILE_F_NO_STACK set in *flags.
+ * The walk of an interrupted Xen context at ip with stack pointer sp and
+ * frame pointer bp, on the pCPU whose stack block starts at base: the
+ * walk of its stack if profile_stack_bounds() accepts sp (none when ip is
+ * in a root), else nothing, with XEN_PROFILE_F_NO_STACK set in *flags.
  */
-unsigned int profile_walk(unsigned long sp, unsigned long bp,
-                          unsigned long base,
+unsigned int profile_walk(unsigned long ip, unsigned long sp,
+                          unsigned long bp, unsigned long base,
                           const struct profile_unwind_roots *roots,
                           uint64_t *ips, unsigned int max,
                           unsigned int *flags);
