@@ -9,7 +9,8 @@
 #   XEN_SRC=<dir>       use this Xen checkout instead (any supported version)
 #   BUILD=<dir>         build folder (default: ./build); each base builds in
 #                       BUILD/xen-<version>-x86_64/
-#   CHECK_BASES=...     the bases `make check` runs the suite on
+#   CHECK_BASES=...     the bases `make check` runs the suite on (default
+#                       4.17 4.22; XEN_BASE=<base> on the command line: it)
 #   JOB=<script>        job for `make vhost` (default: test/jobs/xl-info.sh)
 
 BUILD ?= $(CURDIR)/build
@@ -18,6 +19,10 @@ SHARED_XEN ?= $(CURDIR)/../shared/xen
 XEN_DEB_VERSION := 4.17.5+72-g01140da4e8-1
 DEB_TARBALL := $(BUILD)/dl/xen_4.17.5+72-g01140da4e8.orig.tar.xz
 CHECK_BASES ?= 4.17 4.22
+# `make check XEN_BASE=staging`: the suite on that base alone.
+ifeq ($(origin XEN_BASE),command line)
+CHECK_BASES := $(XEN_BASE)
+endif
 
 # The base: its source, and the folder it builds in (named for its version).
 ifneq ($(XEN_SRC),)
