@@ -10,7 +10,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 work=$(cd "$1.git" && pwd)
 dest=$1.dist
-mapfile -t commits < <(git -C "$work" rev-list --reverse series-base..HEAD)
+mapfile -t commits < <(git -C "$work" rev-list --reverse series-base..series-head)
 fails=0 i=0
 for c in "${commits[@]}"; do
     i=$((i + 1))
@@ -27,7 +27,7 @@ for c in "${commits[@]}"; do
         fails=$((fails + 1))
     fi
 done
-git -C "$work" checkout -q -
+git -C "$work" checkout -q series-head
 echo "1..$i"
 echo "series: $((i - fails)) of $i commits build"
 [ $fails -eq 0 ]

@@ -75,6 +75,7 @@ g add -A
 g commit -q --author="$author" -F "$out/msg"
 n=$((n + 1))
 rm -f "$out/msg" "$out/msg.body"
+g tag series-head
 
 g format-patch -q --cover-letter -o "$out" series-base..HEAD
 cover=$(ls "$out"/0000-cover-letter.patch)
