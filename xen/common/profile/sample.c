@@ -16,61 +16,71 @@
 
 #include "private.h"
 
-void profile_sample(const struct cpu_user_regs *regs)
+/*
+ * Announce a sample on this pCPU before testing sampling: the stopping
+ * side clears sampling, then waits for in_sample to drop (control.c).
+ * Returns this pCPU's state if it may record (then sample_end() must
+ * follow), else NULL.
+ */
+static struct profile_cpu *sample_begin(void)
 {
     struct profile_cpu *cpus = ACCESS_ONCE(profile_cpus);
     struct profile_cpu *pc;
-    uint64_t t0 = rdtsc(), cost;
-    unsigned int size;
 
     if ( !cpus )
-        return;
+        return NULL;
     pc = &cpus[smp_processor_id()];
 
-    /*
-     * Announce ourselves before testing sampling: the stopping side
-     * clears sampling, then waits for in_sample to drop (see control.c).
-     */
     write_atomic(&pc->in_sample, true);
     smp_mb();
-
     if ( ACCESS_ONCE(pc->sampling) )
-    {
-        struct xen_profile_record *rec = (void *)pc->scratch;
+        return pc;
 
-        size = arch_profile_record(rec, regs, profile_session.max_depth);
-        ring_write(&pc->ring, rec, size);
-        if ( rec->flags & XEN_PROFILE_F_NO_STACK )
-            pc->no_stack++;
+    smp_mb();
+    write_atomic(&pc->in_sample, false);
+    return NULL;
+}
 
-        cost = rdtsc() - t0;
-        if ( !pc->cost_min || cost < pc->cost_min )
-            pc->cost_min = cost;
-        if ( cost > pc->cost_max )
-            pc->cost_max = cost;
-        pc->cost_sum += cost;
-    }
-
+static void sample_end(struct profile_cpu *pc)
+{
     smp_mb();
     write_atomic(&pc->in_sample, false);
 }
 
+void profile_sample(const struct cpu_user_regs *regs)
+{
+    uint64_t t0 = rdtsc(), cost;
+    struct profile_cpu *pc = sample_begin();
+    struct xen_profile_record *rec;
+    unsigned int size;
+
+    if ( !pc )
+        return;
+
+    rec = (void *)pc->scratch;
+    size = arch_profile_record(rec, regs, profile_session.max_depth);
+    ring_write(&pc->ring, rec, size);
+    if ( rec->flags & XEN_PROFILE_F_NO_STACK )
+        pc->no_stack++;
+
+    cost = rdtsc() - t0;
+    if ( !pc->cost_min || cost < pc->cost_min )
+        pc->cost_min = cost;
+    if ( cost > pc->cost_max )
+        pc->cost_max = cost;
+    pc->cost_sum += cost;
+
+    sample_end(pc);
+}
+
 void profile_sample_lost(void)
 {
-    struct profile_cpu *cpus = ACCESS_ONCE(profile_cpus);
-    struct profile_cpu *pc;
+    struct profile_cpu *pc = sample_begin();
 
-    if ( !cpus )
+    if ( !pc )
         return;
-    pc = &cpus[smp_processor_id()];
-
-    /* The same handshake as profile_sample(). */
-    write_atomic(&pc->in_sample, true);
-    smp_mb();
-    if ( ACCESS_ONCE(pc->sampling) )
-        ring_drop(&pc->ring);
-    smp_mb();
-    write_atomic(&pc->in_sample, false);
+    ring_drop(&pc->ring);
+    sample_end(pc);
 }
 
 /*
