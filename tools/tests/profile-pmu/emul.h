@@ -87,14 +87,20 @@ typedef int nmi_callback_t(const struct cpu_user_regs *regs, int cpu);
 nmi_callback_t *set_nmi_callback(nmi_callback_t *callback);
 extern int nmi_watchdog;
 
-/* xen/spinlock.h: one thread; taking a held lock is a deadlock. */
+/*
+ * xen/spinlock.h: one thread; taking a held lock is a deadlock.  Taking
+ * any lock in NMI context breaks the sample path's rules: counted.
+ */
 typedef struct {
     bool held;
 } spinlock_t;
 #define DEFINE_SPINLOCK(l) spinlock_t l = { false }
+extern unsigned int xen_nmi_rule_breaks;
 static inline void spin_lock(spinlock_t *l)
 {
     assert(!l->held);
+    if ( sim_cpu(sim_cur())->in_nmi )
+        xen_nmi_rule_breaks++;
     l->held = true;
 }
 static inline void spin_unlock(spinlock_t *l)

@@ -187,6 +187,8 @@ static bool pmi_enabled(const struct sim_cpu *c, unsigned int id)
 
 /* ---- Set up ---- */
 
+uint64_t sim_nmi_faults;
+
 void sim_init(const struct sim_model *m, unsigned int n, uint64_t khz)
 {
     unsigned int i;
@@ -727,6 +729,10 @@ int pmu_hw_rdmsr(unsigned int msr, uint64_t *val)
     struct sim_cpu *c = hw_enter();
     int rc = rd(c, msr, val);
 
+    /* A #GP recovered in an NMI would IRET and unblock NMIs. */
+    if ( rc && c->in_nmi )
+        sim_nmi_faults++;
+
     hw_leave(c);
     return rc;
 }
@@ -735,6 +741,9 @@ int pmu_hw_wrmsr(unsigned int msr, uint64_t val)
 {
     struct sim_cpu *c = hw_enter();
     int rc = c->wrmsr_fail && msr == c->wrmsr_fail ? -EIO : wr(c, msr, val);
+
+    if ( rc && c->in_nmi )
+        sim_nmi_faults++;
     unsigned int i;
 
     for ( i = 0; i < c->nr_touched && c->touched[i] != msr; i++ )

@@ -110,6 +110,12 @@ struct sim_cpu {
     uint32_t touched[32];
 };
 
+/*
+ * pmu_hw_*() MSR accesses that faulted inside an NMI, over every pCPU and
+ * every sim_init() of the process.
+ */
+extern uint64_t sim_nmi_faults;
+
 /* Power on nr_cpus pCPUs of model m, TSC (and core clock) tsc_khz. */
 void sim_init(const struct sim_model *m, unsigned int nr_cpus,
               uint64_t tsc_khz);

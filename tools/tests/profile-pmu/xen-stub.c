@@ -58,11 +58,16 @@ void xen_reset(void)
     sim_set_nmi_entry(do_nmi);
 }
 
+/* Locks taken and messages printed in NMI context (emul.h). */
+unsigned int xen_nmi_rule_breaks;
+
 void xen_printk(const char *fmt, ...)
 {
     size_t len = strlen(xen_log);
     va_list ap;
 
+    if ( sim_cpu(sim_cur())->in_nmi )
+        xen_nmi_rule_breaks++;
     va_start(ap, fmt);
     vsnprintf(xen_log + len, sizeof(xen_log) - len, fmt, ap);
     va_end(ap);

@@ -321,14 +321,10 @@ static int start_sampling(const cpumask_t *mask, unsigned int *failed)
     for_each_cpu ( cpu, mask )
     {
         /* Only a pCPU with its ring and scratch record may sample. */
-        if ( !(profile_cpus[cpu].flags & XEN_PROFILE_CPU_RING) ||
-             !profile_cpus[cpu].scratch )
-        {
-            profile_cpus[cpu].flags |= XEN_PROFILE_CPU_FAILED;
-            (*failed)++;
-            continue;
-        }
-        rc = start_cpu(cpu);
+        bool ready = (profile_cpus[cpu].flags & XEN_PROFILE_CPU_RING) &&
+                     profile_cpus[cpu].scratch;
+
+        rc = ready ? start_cpu(cpu) : -EIO;
         if ( !rc )
         {
             started++;
@@ -336,7 +332,7 @@ static int start_sampling(const cpumask_t *mask, unsigned int *failed)
         }
         profile_cpus[cpu].flags |= XEN_PROFILE_CPU_FAILED;
         (*failed)++;
-        if ( !first_rc )
+        if ( ready && !first_rc )
             first_rc = rc;
     }
 

@@ -69,6 +69,16 @@ bool ring_write(struct profile_ring *r, const void *rec, unsigned int size)
 }
 
 /*
+ * Can the record at byte offset off, with left bytes produced from there
+ * on, have this size?
+ */
+static bool sane_size(const struct profile_ring *r, unsigned int off,
+                      unsigned int size, uint64_t left)
+{
+    return size >= 8 && !(size & 7) && size <= left && off + size <= r->size;
+}
+
+/*
  * Is pos (absolute, in [cons, prod]) where a record starts?  Either where
  * the last peek stopped, or found by walking the records from cons.
  */
@@ -81,9 +91,10 @@ static bool at_boundary(const struct profile_ring *r, uint64_t cons,
         return false;
     while ( cons < pos )
     {
-        unsigned int size = rec_size(r, cons & (r->size - 1));
+        unsigned int off = cons & (r->size - 1);
+        unsigned int size = rec_size(r, off);
 
-        if ( size < 8 || (size & 7) || size > prod - cons )
+        if ( !sane_size(r, off, size, prod - cons) )
             return false;
         cons += size;
     }
@@ -120,8 +131,7 @@ int ring_read(struct profile_ring *r, ring_copy_fn *copy, void *ctx,
         unsigned int off = cons & (r->size - 1);
         unsigned int size = rec_size(r, off);
 
-        if ( size < 8 || (size & 7) || size > prod - cons ||
-             off + size > r->size )
+        if ( !sane_size(r, off, size, prod - cons) )
         {
             rc = -EIO;
             break;
