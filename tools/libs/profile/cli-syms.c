@@ -21,7 +21,7 @@
 #include <strings.h>
 
 #include "cli.h"
-#include "elf.h"
+#include "symbolize-elf.h"
 
 /* A line "prog: warning: ..." on errout. */
 static void warn(const struct cli *c, const char *fmt, ...)

@@ -6,7 +6,7 @@
 #ifndef XENPROFILE_CLI_H
 #define XENPROFILE_CLI_H
 
-#include "tree.h"
+#include "calltree.h"
 
 #define EXIT_USAGE   2
 #define DEFAULT_TOP  50

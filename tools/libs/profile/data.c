@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
  * data.c: a profile in memory (struct xenprof_data): create, append, free.
- * Reading and writing the data file are in read.c and write.c.
+ * Reading and writing the data file are in data-read.c and data-write.c.
  *
  * The arrays of a profile grow through xenprof_priv_reserve(), which
  * derives their capacity from their length; a caller that fills the

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * report.h: what the text report (report.c) and the JSON report
- * (report-json.c) share.  Not installed.
+ * report.h: the report's model (report-model.c) and its two renderings,
+ * text (report-text.c) and JSON (report-json.c).  Not installed.
  */
 #ifndef XENPROFILE_REPORT_H
 #define XENPROFILE_REPORT_H
 
-#include "tree.h"
+#include "calltree.h"
 
 struct dom_row {
     uint32_t domid;
@@ -68,7 +68,11 @@ int xenprof_priv_rep_callees(const struct rep *r,
                              xenprof_tree_visit_t fn, void *arg)
     xenprof_hidden;
 
-/* Print the JSON report; 0 or -ENOMEM (write errors: see ferror()). */
+/*
+ * Print the report as text (report-text.c) or as JSON (report-json.c);
+ * 0 or -ENOMEM (write errors: see ferror()).
+ */
+int xenprof_priv_rep_text(struct rep *r) xenprof_hidden;
 int xenprof_priv_rep_json(struct rep *r) xenprof_hidden;
 
 #endif /* XENPROFILE_REPORT_H */

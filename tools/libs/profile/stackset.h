@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
  * stackset.h: internals of the stack set (stackset.c) and of the flame
- * graph writers (flamegraph.c, diff.c), shared by the files of
+ * graph writers (write-flamegraph.c, write-diff.c), shared by the files of
  * libxenprofile that build or draw stack sets.  Not installed.
  *
  * A set is built in three steps: xenprof_priv_ss_new(), any number of
@@ -72,7 +72,7 @@ int xenprof_priv_flamegraph(xenprof_fg_get_t get, void *ctx, size_t n,
                             const struct xenprof_svg_opts *o,
                             char *err, size_t errlen) xenprof_hidden;
 
-/* The embedded CSS and JavaScript of the SVG (flamegraph-js.c). */
+/* The embedded CSS and JavaScript of the SVG (write-flamegraph-js.c). */
 extern const char xenprof_priv_fg_css[] xenprof_hidden;
 extern const char xenprof_priv_fg_js[] xenprof_hidden;
 

@@ -8,7 +8,7 @@
  */
 #include <stdlib.h>
 
-#include "elf.h"
+#include "symbolize-elf.h"
 #include "fuzz.h"
 
 #define XEN_TEXT 0xffff82d040200000ULL

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "test-report.h"
-#include "../../libs/profile/tree.h"
+#include "../../libs/profile/calltree.h"
 
 /* One sample of the hand-built profile, repeated `times`. */
 struct rsample {

@@ -7,7 +7,7 @@
 #ifndef XENPROFILE_TEST_XENSYMS_H
 #define XENPROFILE_TEST_XENSYMS_H
 
-#include "../../libs/profile/elf.h"
+#include "../../libs/profile/symbolize-elf.h"
 #include "test-report.h"
 
 /* One sample frame list for xsyms_data_file(); 0 ends a list. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * write.c: xenprof_data_write(), the data file of
+ * data-write.c: xenprof_data_write(), the data file of
  * docs/designs/xenprofile-data.md, written atomically: a temporary file
  * in the same folder, fsync, rename.
  */

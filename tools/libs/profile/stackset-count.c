@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * stacks.c: count samples by stack, in a hash table keyed by the frame
+ * stackset-count.c: count samples by stack, in a hash table keyed by the frame
  * sequence, so that memory grows with the distinct stacks and not with
  * the samples.
  *

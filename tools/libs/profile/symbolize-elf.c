@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * elf.c: the symbol table and build-id of a xen-syms ELF (--xen-syms),
+ * symbolize-elf.c: the symbol table and build-id of a xen-syms ELF (--xen-syms),
  * read with the C library only.
  *
  * Only what is needed is read (pread): the ELF header, the section
@@ -15,7 +15,7 @@
  * FUNC, NOTYPE and IFUNC symbols of an allocated executable section; not
  * OBJECT symbols, absolute or undefined ones.  A local symbol is named
  * "file#name" after the STT_FILE symbol before it, as Xen's embedded table
- * names static functions, so that the display names (symbols.c) are the
+ * names static functions, so that the display names (symbolize.c) are the
  * same as with the embedded table.
  */
 #include <errno.h>
@@ -26,7 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "elf.h"
+#include "symbolize-elf.h"
 
 #define EHDR_SIZE       64
 #define SHDR_SIZE       64

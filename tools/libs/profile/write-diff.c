@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * diff.c: differential profiles, a ("before") against b ("after").
+ * write-diff.c: differential profiles, a ("before") against b ("after").
  *
  * Both sets are sorted in folded line order, so their union is a merge:
  * an array of (index in a, index in b) pairs, NONE where a stack is

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * flamegraph.c: the flame graph SVG writer, drawn as flamegraph.pl and
+ * write-flamegraph.c: the flame graph SVG writer, drawn as flamegraph.pl and
  * inferno draw it, so that the same stacks give the same frames.
  *
  * The stacks are walked in sorted order with the bottom frame "all" in

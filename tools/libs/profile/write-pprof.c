@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * pprof.c: the pprof writer, a gzipped perftools.profiles.Profile
+ * write-pprof.c: the pprof writer, a gzipped perftools.profiles.Profile
  * (github.com/google/pprof, proto/profile.proto), encoded by hand.
  *
  * Frames are names (the stack set has no addresses), so every distinct
@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pbuf.h"
+#include "write-pprof-pbuf.h"
 
 /* Field numbers of profile.proto. */
 #define PROFILE_SAMPLE_TYPE     1

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * addr2line.c: file:line and inlined frames of code addresses, from
+ * symbolize-addr2line.c: file:line and inlined frames of code addresses, from
  * binutils' addr2line run once as a child process for all of them.
  *
  * Decoding DWARF line and inline information would be a large part of a
@@ -38,7 +38,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "elf.h"
+#include "symbolize-elf.h"
 
 #define TIMEOUT_MS      (300 * 1000)    /* without any progress */
 #define MAX_ERR_TEXT    4096            /* of its standard error kept */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * tree.c: the call tree of a stack set, and its Self/Children table.
+ * calltree.c: the call tree of a stack set, and its Self/Children table.
  *
  * Nodes live in one array and are linked by index (parent, first child,
  * next sibling), so that every traversal is iterative: a folded input may
@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tree.h"
+#include "calltree.h"
 
 #define NONE UINT32_MAX
 #define MAX_NODES (UINT32_MAX / 4)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * pbuf.c: protocol buffer encoding into a growing buffer, and a gzip
+ * write-pprof-pbuf.c: protocol buffer encoding into a growing buffer, and a gzip
  * writer that stores its data in uncompressed deflate blocks (see
- * pbuf.h).
+ * write-pprof-pbuf.h).
  *
  * Protocol buffers (protobuf.dev, "Encoding"): a message is a sequence of
  * fields, each a key (field number << 3 | wire type) followed by a varint
@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pbuf.h"
+#include "write-pprof-pbuf.h"
 
 /* Make room for add more bytes; false (and oom set) when out of memory. */
 static bool pb_room(struct xenprof_pb *b, size_t add)

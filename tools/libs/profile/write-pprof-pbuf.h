@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * pbuf.h: the two encoders behind the pprof writer (not installed):
+ * write-pprof-pbuf.h: the two encoders behind the pprof writer (not installed):
  * protocol buffers built in memory, and a gzip stream of stored
  * (uncompressed) deflate blocks.  Both depend on the C library only.
  *

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * folded.c: symbolization of a data file into a stack set, and the
+ * stackset-build.c: symbolization of a data file into a stack set, and the
  * folded-stack writer ("root;...;leaf COUNT" per line), the input of
  * flamegraph.pl and inferno.
  *
- * Samples are counted by raw stack (stacks.c), then every distinct raw
+ * Samples are counted by raw stack (stackset-count.c), then every distinct raw
  * stack is turned into its frames and added to a stack set
  * (stackset.c).  Different raw stacks can give the same frames (two
  * return addresses in one function): the set merges them.  Frames i > 0
@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "elf.h"
+#include "symbolize-elf.h"
 #include "stackset.h"
 
 /* A growing string; oom is set (and the string left as is) on failure. */

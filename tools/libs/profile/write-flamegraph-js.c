@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * flamegraph-js.c: the CSS and JavaScript embedded in every flame graph
+ * write-flamegraph-js.c: the CSS and JavaScript embedded in every flame graph
  * SVG, so that it works opened alone in a browser (no network).
  *
  * The SVG gives each frame as <g><title>NAME (...)</title><rect x y
@@ -16,7 +16,7 @@
  *     matching frames are painted in the search colour and #matched
  *     tells the share of samples (of the zoomed frame, if any) under a
  *     match, nested matches counted once.
- * The configuration (fg_conf) is written by flamegraph.c before it.
+ * The configuration (fg_conf) is written by write-flamegraph.c before it.
  */
 #include "stackset.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * folded-parse.c: read folded text ("frame;frame;... COUNT" per line, as
+ * stackset-parse.c: read folded text ("frame;frame;... COUNT" per line, as
  * written by stackcollapse-*.pl, inferno-collapse-*, xl profile) and the
  * differential form ("stack COUNT_A COUNT_B", difffolded.pl) into stack
  * sets.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * symbols.c: address to function name, against the hypervisor's embedded
+ * symbolize.c: address to function name, against the hypervisor's embedded
  * symbol table (or any nm(1)-like list).
  *
  * Only text symbols ('T', 't', 'W', 'w') are kept, sorted by address.  Of
@@ -8,7 +8,7 @@
  * then 'W', 't', 'w', then the one given first.  A function extends to the
  * next higher address; the last one is given LAST_EXTENT bytes, since the
  * table does not say where text ends.  A table built with sizes (from an
- * ELF symbol table, elf.c) ends a function at addr + size instead, unless
+ * ELF symbol table, symbolize-elf.c) ends a function at addr + size instead, unless
  * its size is 0 (assembly labels); aliases get the largest size of theirs.
  *
  * The embedded table names static symbols "path/file.c#name".  The

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * tree.h: internal API of the call tree (tree.c), the report (report.c)
+ * calltree.h: internal API of the call tree (calltree.c), the report (report-model.c)
  * and the report command (cli.c) of libxenprofile (not installed).
  *
  * A call tree aggregates a stack set: one node per distinct stack prefix
@@ -91,7 +91,7 @@ int xenprof_priv_tree_walk(const struct xenprof_tree *t, uint64_t min,
 
 /*
  * ---------------------------------------------------------------------
- * The report (report.c), as printed by xenprof_report_main().
+ * The report (report-model.c), as printed by xenprof_report_main().
  * ---------------------------------------------------------------------
  */
 #define XENPROF_BY_DOMAIN   (1u << 0)

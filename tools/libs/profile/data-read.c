@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * read.c: xenprof_data_read(), the data file of
+ * data-read.c: xenprof_data_read(), the data file of
  * docs/designs/xenprofile-data.md.  The file is read whole, then every
  * length and count in it is checked against the bytes that are really
  * there before anything is allocated or copied: a corrupt file gives

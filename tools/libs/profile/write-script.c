@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * script.c: a perf-script-like dump of every sample, for grep and for
+ * write-script.c: a perf-script-like dump of every sample, for grep and for
  * scripts.  Per sample:
  *
  *     12.345678 cpu 3 d0 Domain-0 vcpu 1 xen
@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "elf.h"
+#include "symbolize-elf.h"
 
 struct dump {
     const struct xenprof_data *d;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * meta.c: the META section of the data file, key/value pairs for the
+ * data-meta.c: the META section of the data file, key/value pairs for the
  * fields of struct xenprof_meta (docs/designs/xenprofile-data.md).
  *
  * Entry: uint16 key_len, uint8 kind, uint8 pad (0), uint32 value_len, the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * filter.c: which samples of a data file an analysis keeps (pCPUs, domain,
+ * decode-filter.c: which samples of a data file an analysis keeps (pCPUs, domain,
  * time window, guest samples).
  *
  * Time is measured from the TSC: a sample taken at tsc is
