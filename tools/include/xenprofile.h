@@ -10,7 +10,10 @@
  *   - the self-contained data file `xl profile stop` writes
  *     (xenprofile.data: samples, symbol table, domains, metadata);
  *   - symbolization against the hypervisor's embedded symbol table;
- *   - writers (folded stacks, ...).
+ *   - the stack set, and writers (folded stacks, flame graph, pprof,
+ *     script), atomically into files.
+ * The report command of `xenprofile` and `xl profile report` is in
+ * xenprofile-cli.h.
  *
  * Error contract: functions returning int return 0 on success and a
  * negative errno value on failure (-EINVAL bad argument, -ENOMEM, -EIO or
@@ -139,6 +142,13 @@ struct xenprof_data {
     size_t records_len;
 };
 
+/*
+ * ---------------------------------------------------------------------
+ * 1. The profile: what `xl profile stop` gathers, in memory and in the
+ *    data file.
+ * ---------------------------------------------------------------------
+ */
+
 /* Allocate an empty profile (all zero); NULL when out of memory. */
 struct xenprof_data *xenprof_data_new(void);
 
@@ -153,14 +163,38 @@ int xenprof_data_add_records(struct xenprof_data *d, const void *buf,
                              size_t len);
 int xenprof_data_add_symbol(struct xenprof_data *d, uint64_t addr,
                             char type, const char *name);
-int xenprof_data_add_domain(struct xenprof_data *d, uint32_t domid,
-                            const char *name, const uint8_t uuid[16]);
 int xenprof_data_add_cpu(struct xenprof_data *d,
                          const struct xenprof_cpu *cpu);
 
 /*
- * Write d to path atomically: a temporary file in the same folder, fsync,
- * rename.  On failure path is untouched and the temporary file removed.
+ * What a toolstack knows of domain domid: fill name (a NUL-terminated
+ * string of at most 63 bytes) and uuid and return 0, or return nonzero
+ * when the domain is unknown.
+ */
+typedef int xenprof_domain_lookup_t(void *arg, uint32_t domid,
+                                    char name[64], uint8_t uuid[16]);
+
+/*
+ * Add to the domain table every domain the samples name (the running
+ * vCPU's domain; not the idle domain) that it does not have yet, with the
+ * name and UUID lookup gives (an empty name and a zero UUID when lookup
+ * fails or is NULL).  Returns 0, -ENOMEM or -EBADMSG (corrupt records).
+ */
+int xenprof_data_add_domains(struct xenprof_data *d,
+                             xenprof_domain_lookup_t *lookup, void *arg,
+                             char *err, size_t errlen);
+
+/*
+ * The samples of d's records, and the samples lost: the per-pCPU counts
+ * of its table, or when that has none, the LOST records of the stream.
+ * Returns 0 or -EBADMSG.
+ */
+int xenprof_data_count(const struct xenprof_data *d, uint64_t *samples,
+                       uint64_t *lost, char *err, size_t errlen);
+
+/*
+ * Write d to path atomically (xenprof_write_file(), mode 0600).  On
+ * failure path is untouched.
  */
 int xenprof_data_write(const struct xenprof_data *d, const char *path,
                        char *err, size_t errlen);
@@ -174,57 +208,20 @@ int xenprof_data_read(const char *path, struct xenprof_data **d,
                       char *err, size_t errlen);
 
 /*
- * Symbol table for lookups: text symbols ('T', 't', 'W', 'w') sorted by
- * address.  Display names drop the embedded table's "file#" prefix of
- * static symbols unless two symbols then share a name.  Returns NULL when
- * out of memory.
- */
-struct xenprof_symtab;
-struct xenprof_symtab *xenprof_symtab_new(const struct xenprof_symbol *syms,
-                                          size_t n);
-void xenprof_symtab_free(struct xenprof_symtab *t);
-
-/*
- * The display name of the function containing addr, or NULL when addr is
- * below the first text symbol or past the end of text.  The name is owned
- * by t.  Return addresses (frames i > 0) are looked up at addr - 1 by the
- * callers, so that a call as the last instruction of a function is not
- * attributed to the next one.
- */
-const char *xenprof_symtab_lookup(const struct xenprof_symtab *t,
-                                  uint64_t addr);
-
-/* Folded-stack writer options. */
-struct xenprof_folded_opts {
-    int include_guest;              /* 1: guest samples too (default) */
-};
-
-/*
- * Write folded stacks ("root;...;leaf COUNT\n", one line per distinct
- * stack, sorted by stack) for all samples of d:
- *   - Xen samples: the Xen function names, root to leaf (ip[last] ...
- *     ip[0]); an address no symbol covers is "[unknown]";
- *   - a walk cut by max_depth starts with the frame "[truncated]", one
- *     cut by a bad frame pointer with "[bad frame]" (where the missing
- *     callers would be), never silently shortened;
- *   - guest samples: "d<domid>v<vcpu> <name>;[guest kernel]" or
- *     "...;[guest user]" (name from the domain table; "d<domid>v<vcpu>"
- *     alone when the domain is unknown or has no name).
- * Returns 0, -EIO on a write error, -EBADMSG on corrupt records.
- */
-int xenprof_write_folded(const struct xenprof_data *d, FILE *out,
-                         const struct xenprof_folded_opts *opts,
-                         char *err, size_t errlen);
-
-
-/*
  * ---------------------------------------------------------------------
- * Analysis (issue 4).  A stack set holds distinct symbolized stacks with
- * their sample counts: the common input of every writer below.  Frames
- * are strings, root first, exactly the frames of the folded format (Xen
- * function names, "[truncated]", "[bad frame]", "[unknown]", guest frames
- * "d1v0 name", "[guest kernel]", "[guest user]").  It is built from a data
- * file (with a filter) or parsed from any folded file.
+ * 2. The stack set: the profile's samples symbolized, as distinct stacks
+ *    with their sample counts, the input of every writer below.  Frames
+ *    are strings, root first, exactly the frames of the folded format:
+ *      - Xen samples: the Xen function names, root to leaf (ip[last] ...
+ *        ip[0]); an address no symbol covers is "[unknown]";
+ *      - a walk cut by max_depth starts with the frame "[truncated]",
+ *        one cut by a bad frame pointer with "[bad frame]" (where the
+ *        missing callers would be), never silently shortened;
+ *      - guest samples: "d<domid>v<vcpu> <name>;[guest kernel]" or
+ *        "...;[guest user]" (name from the domain table; "d<domid>v<vcpu>"
+ *        alone when the domain is unknown or has no name).
+ *    It is built from a data file (with a filter) or parsed from any
+ *    folded file.
  * ---------------------------------------------------------------------
  */
 struct xenprof_stackset;
@@ -241,17 +238,19 @@ struct xenprof_filter {
     int no_guest;                   /* drop guest-mode samples */
 };
 
-/* Does sample s of d pass f?  1 or 0. */
-int xenprof_filter_match(const struct xenprof_data *d,
-                         const struct xenprof_filter *f,
-                         const struct xenprof_sample *s);
+/*
+ * Where function names come from: NULL is the profile's embedded symbol
+ * table.  `xenprofile --xen-syms` passes the xen-syms ELF instead.
+ */
+struct xenprof_symsrc;
 
 /*
- * Build the stack set of d's samples that pass f (NULL: all), symbolized
- * as xenprof_write_folded() does.  Returns 0, -ENOMEM, -EBADMSG.
+ * Build the stack set of d's samples that pass f (NULL: all), with names
+ * from names.  Returns 0, -EINVAL (no d or out), -ENOMEM, -EBADMSG.
  */
 int xenprof_stackset_from_data(const struct xenprof_data *d,
                                const struct xenprof_filter *f,
+                               const struct xenprof_symsrc *names,
                                struct xenprof_stackset **out,
                                char *err, size_t errlen);
 
@@ -268,9 +267,8 @@ int xenprof_stackset_read_folded(FILE *in, struct xenprof_stackset **out,
 
 void xenprof_stackset_free(struct xenprof_stackset *s);
 
-/* Distinct stacks, and the sum of their counts. */
+/* The number of distinct stacks. */
 size_t xenprof_stackset_size(const struct xenprof_stackset *s);
-uint64_t xenprof_stackset_total(const struct xenprof_stackset *s);
 
 /*
  * Stack i (0 <= i < size), in sorted (bytewise folded line) order: its
@@ -280,10 +278,18 @@ void xenprof_stackset_get(const struct xenprof_stackset *s, size_t i,
                           const char *const **frames, size_t *nr_frames,
                           uint64_t *count);
 
-/* Write s as folded text, sorted.  0 or -EIO. */
-int xenprof_stackset_write_folded(const struct xenprof_stackset *s,
-                                  FILE *out);
+/*
+ * ---------------------------------------------------------------------
+ * 3. Writers.  Each writes to a stream; xenprof_write_file() puts any of
+ *    them in a file atomically.
+ * ---------------------------------------------------------------------
+ */
 
+/*
+ * Folded stacks, the input of flamegraph.pl and inferno: "root;...;leaf
+ * COUNT\n", one line per distinct stack, sorted.  0 or -EIO.
+ */
+int xenprof_write_folded(const struct xenprof_stackset *s, FILE *out);
 
 /* Flame graph SVG options.  Zeroed: the defaults. */
 struct xenprof_svg_opts {
@@ -305,23 +311,6 @@ int xenprof_write_flamegraph(const struct xenprof_stackset *s, FILE *out,
                              char *err, size_t errlen);
 
 /*
- * Differential profiles: a is "before", b is "after".  The diff folded
- * text has lines "stack count_a count_b" (difffolded.pl).  The SVG is
- * sized by b and coloured red (grew) / blue (shrank) by the difference.
- */
-int xenprof_write_diff_folded(const struct xenprof_stackset *a,
-                              const struct xenprof_stackset *b, FILE *out);
-int xenprof_stackset_read_diff_folded(FILE *in, struct xenprof_stackset **a,
-                                      struct xenprof_stackset **b,
-                                      size_t *bad_lines, char *err,
-                                      size_t errlen);
-int xenprof_write_flamegraph_diff(const struct xenprof_stackset *a,
-                                  const struct xenprof_stackset *b,
-                                  FILE *out,
-                                  const struct xenprof_svg_opts *o,
-                                  char *err, size_t errlen);
-
-/*
  * pprof: a gzipped profile.proto with sample type "samples/count" (and
  * "cpu/nanoseconds" when d is given, from the sampling period), one
  * Location per distinct frame, functions by name.  d may be NULL (folded
@@ -333,20 +322,31 @@ int xenprof_write_pprof(const struct xenprof_stackset *s,
 
 /*
  * A perf-script-like text dump: one block per sample (time, pCPU, domain,
- * vCPU, mode) followed by its symbolized frames, leaf first.  f NULL
- * keeps every sample.  Returns 0, -EINVAL (no d or out), -ENOMEM,
- * -EBADMSG on corrupt records, -EIO on a write error.
+ * vCPU, mode) followed by its frames, leaf first, named from names (NULL:
+ * the embedded table).  f NULL keeps every sample.  Returns 0, -EINVAL
+ * (no d or out), -ENOMEM, -EBADMSG on corrupt records, -EIO on a write
+ * error.
  */
 int xenprof_write_script(const struct xenprof_data *d,
-                         const struct xenprof_filter *f, FILE *out,
+                         const struct xenprof_filter *f,
+                         const struct xenprof_symsrc *names, FILE *out,
                          char *err, size_t errlen);
 
 /*
- * The report command shared by `xenprofile` and `xl profile report`
- * (argv[0] is the command name used in messages): same options, same
- * output.  Returns the process exit status: 0, 1 on any error (a one-line
- * message on errout), 2 on bad usage.
+ * A writer for xenprof_write_file(): write to f, return 0 or a negative
+ * errno value (with a message in err, or none for a plain I/O error).
  */
-int xenprof_report_main(int argc, char **argv, FILE *out, FILE *errout);
+typedef int xenprof_fill_t(FILE *f, void *arg, char *err, size_t errlen);
+
+/*
+ * Write path atomically: a temporary file beside it (created with mode,
+ * less the umask) filled by fill(f, arg), flushed, fsync'ed and renamed
+ * over path, then the folder synced.  On failure path is left as it was
+ * and the temporary file removed.  Returns 0, -EINVAL, or the errno of
+ * the step that failed (named in err).
+ */
+int xenprof_write_file(const char *path, unsigned int mode,
+                       xenprof_fill_t *fill, void *arg, char *err,
+                       size_t errlen);
 
 #endif /* XENPROFILE_H */

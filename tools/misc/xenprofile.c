@@ -7,7 +7,7 @@
  */
 #include <stdio.h>
 
-#include <xenprofile.h>
+#include <xenprofile-cli.h>
 
 int main(int argc, char **argv)
 {

@@ -30,7 +30,7 @@
 #include <libxl.h>
 #include <libxl_utils.h>
 #include <libxlutil.h>
-#include <xenprofile.h>
+#include <xenprofile-cli.h>
 #include <xen/profilectl.h>
 
 #include "xl.h"
@@ -66,7 +66,7 @@ static int start_option(int opt, const char *arg, libxl_profile_params *p,
 
     switch (opt) {
     case 'F':
-        if (parse_num("-F", arg, 1, 10000, &v)) return -1;
+        if (parse_num("-F", arg, 1, XEN_PROFILE_MAX_TIMER_HZ, &v)) return -1;
         p->frequency = v;
         return 0;
     case 'c':
@@ -97,11 +97,13 @@ static int start_option(int opt, const char *arg, libxl_profile_params *p,
         }
         return 0;
     case 'g':
-        if (parse_num("-g", arg, 1, 127, &v)) return -1;
+        if (parse_num("-g", arg, 1, XEN_PROFILE_MAX_DEPTH, &v)) return -1;
         p->max_depth = v;
         return 0;
     case 'b':
-        if (parse_num("-b", arg, 16, 65536, &v)) return -1;
+        if (parse_num("-b", arg, XEN_PROFILE_MIN_RING_KIB,
+                      XEN_PROFILE_MAX_RING_KIB, &v))
+            return -1;
         p->ring_kib = v;
         return 0;
     case 'e':

@@ -41,6 +41,9 @@ void state_free(struct state *s);
 struct dom_entry *state_dom(struct state *s, uint32_t domid);
 /* Record the names and UUIDs of the domains that exist now. */
 void state_note_domains(struct state *s);
+/* The noted name and UUID of domid (a xenprof_domain_lookup_t on s). */
+int state_lookup_domain(void *s, uint32_t domid, char name[64],
+                        uint8_t uuid[16]);
 
 /* Names of LIBXL_PROFILE_SOURCE_*, _STATE_*, _REASON_* for people. */
 const char *source_name(int source);

@@ -76,14 +76,12 @@ static int fill_meta(struct xenprof_data *d, const libxl_profile_status *st,
     return 0;
 }
 
-/* Add the symbol table and the domains seen in the records to d. */
+/* Add Xen's symbol table and the domains the samples name to d. */
 static int fill_tables(struct xenprof_data *d, struct state *s)
 {
     libxl_profile_symbol *syms;
-    struct xenprof_sample smp;
     char err[256];
-    size_t off = 0;
-    int nr, i, r;
+    int nr, i;
 
     if (libxl_profile_symbols(ctx, &syms, &nr)) {
         fprintf(stderr, "xl profile stop: cannot read Xen's symbol table\n");
@@ -96,68 +94,117 @@ static int fill_tables(struct xenprof_data *d, struct state *s)
     libxl_profile_symbols_free(syms, nr);
     if (i < nr)
         return -1;
-
-    while ((r = xenprof_decode_next(d->records, d->records_len, &off, &smp,
-                                    err, sizeof(err))) > 0) {
-        struct dom_entry *e;
-
-        if (smp.domid == XENPROF_DOMID_IDLE)
-            continue;
-        for (i = 0; i < (int)d->nr_doms; i++)
-            if (d->doms[i].domid == smp.domid)
-                break;
-        if (i < (int)d->nr_doms)
-            continue;
-        e = state_dom(s, smp.domid);
-        if (xenprof_data_add_domain(d, smp.domid, e ? e->name : "",
-                                    e ? e->uuid : (const uint8_t[16]){0}))
-            return -1;
-    }
-    if (r < 0) {
+    if (xenprof_data_add_domains(d, state_lookup_domain, s, err,
+                                 sizeof(err))) {
         fprintf(stderr, "xl profile stop: %s\n", err);
         return -1;
     }
     return 0;
 }
 
-/* Write folded stacks to path atomically. */
-static int write_folded(const struct xenprof_data *d, const char *path)
+/* The folded-stack writer (xenprof_fill_t) of a profile. */
+static int fill_folded(FILE *f, void *arg, char *err, size_t errlen)
 {
-    struct xenprof_folded_opts fo = { .include_guest = 1 };
-    char *tmp = NULL, err[256] = "";
-    FILE *f = NULL;
-    int rc = -1;
+    struct xenprof_stackset *set;
+    int rc = xenprof_stackset_from_data(arg, NULL, NULL, &set, err, errlen);
 
-    xasprintf(&tmp, "%s.tmp.%d", path, (int)getpid());
-    f = fopen(tmp, "w");
-    if (!f) {
-        snprintf(err, sizeof(err), "%s", strerror(errno));
-        goto out;
-    }
-    if (xenprof_write_folded(d, f, &fo, err, sizeof(err)))
-        goto out;
-    if (fclose(f)) {
-        f = NULL;
-        snprintf(err, sizeof(err), "%s", strerror(errno));
-        goto out;
-    }
-    f = NULL;
-    if (rename(tmp, path)) {
-        snprintf(err, sizeof(err), "%s", strerror(errno));
-        goto out;
-    }
-    rc = 0;
-
- out:
-    if (f)
-        fclose(f);
-    if (rc) {
-        fprintf(stderr, "xl profile stop: cannot write %s: %s\n", path, err);
-        if (tmp)
-            unlink(tmp);
-    }
-    free(tmp);
+    if (!rc)
+        rc = xenprof_write_folded(set, f);
+    xenprof_stackset_free(set);
     return rc;
+}
+
+/*
+ * Stop the session if it runs, and get its status.  0; 1 when no profile
+ * is there to save; -1 on failure (a message printed).
+ */
+static int stop_session(const char *verb, struct state *s,
+                        libxl_profile_status *st)
+{
+    int rc = libxl_profile_get_status(ctx, st);
+
+    if (!rc && st->state == LIBXL_PROFILE_STATE_RUNNING) {
+        state_note_domains(s);
+        rc = libxl_profile_stop(ctx);
+        s->stop_ns = now_ns();
+        state_save(s);
+    }
+    if (!rc && st->state == LIBXL_PROFILE_STATE_IDLE) {
+        fprintf(stderr, "xl profile %s: no profile is running (start one "
+                "with `xl profile start`)\n", verb);
+        return 1;
+    }
+    libxl_profile_status_dispose(st);
+    if (rc || libxl_profile_get_status(ctx, st)) {
+        fprintf(stderr, "xl profile %s: cannot stop the profiler\n", verb);
+        return -1;
+    }
+    return 0;
+}
+
+/*
+ * A profile of every sample: the spool's, pre[0..pre_len) and those in
+ * Xen (copied out, not consumed), with its tables.  NULL on failure (a
+ * message printed).
+ */
+static struct xenprof_data *gather(const char *verb, struct state *s,
+                                   const libxl_profile_status *st,
+                                   const void *pre, size_t pre_len)
+{
+    struct xenprof_data *d = xenprof_data_new();
+    void *buf = NULL, *spool = NULL;
+    size_t len = 0;
+    int spool_len = 0, rc = -1;
+
+    if (!d || libxl_profile_read_all(ctx, 1, &buf, &len)) {
+        fprintf(stderr, "xl profile %s: cannot read the samples\n", verb);
+        goto out;
+    }
+    if (s->spool[0] && (libxl_read_file_contents(ctx, s->spool, &spool,
+                                                 &spool_len) ||
+                        xenprof_data_add_records(d, spool, spool_len))) {
+        fprintf(stderr, "xl profile %s: cannot read the samples drained "
+                "earlier from %s\n", verb, s->spool);
+        goto out;
+    }
+    rc = xenprof_data_add_records(d, pre, pre_len) ||
+         xenprof_data_add_records(d, buf, len) ||
+         fill_meta(d, st, s) || fill_tables(d, s);
+ out:
+    free(buf);
+    free(spool);
+    if (rc)
+        xenprof_data_free(d);
+    return rc ? NULL : d;
+}
+
+/* Write the data file and the folded stacks; 0 or -1 (a message). */
+static int write_files(const char *verb, const struct xenprof_data *d,
+                       const char *data_path, const char *folded)
+{
+    char err[512];
+
+    if (xenprof_data_write(d, data_path, err, sizeof(err)) ||
+        (folded && xenprof_write_file(folded, 0666, fill_folded, (void *)d,
+                                      err, sizeof(err)))) {
+        fprintf(stderr, "xl profile %s: %s\n", verb, err);
+        return -1;
+    }
+    return 0;
+}
+
+/* Say what was saved. */
+static void print_saved(const struct xenprof_data *d, const char *data_path,
+                        const char *folded)
+{
+    uint64_t n = 0, lost = 0;
+
+    xenprof_data_count(d, &n, &lost, NULL, 0);
+    printf("%"PRIu64" samples (%"PRIu64" lost) saved in %s", n, lost,
+           data_path);
+    if (folded)
+        printf(", folded stacks in %s", folded);
+    printf("\n");
 }
 
 /*
@@ -171,61 +218,22 @@ static int write_folded(const struct xenprof_data *d, const char *path)
 int save_profile(const char *verb, const char *data_path,
                  const char *folded, const void *pre, size_t pre_len)
 {
-    void *spool = NULL;
-    int spool_len = 0;
-    struct xenprof_data *d = NULL;
     libxl_profile_status st = { 0 };
-    struct xenprof_sample smp;
+    struct xenprof_data *d = NULL;
     struct state s;
-    char err[512];
-    void *buf = NULL;
-    size_t len = 0, n = 0, off = 0;
-    uint64_t lost = 0;
-    int i, rc, ret = -1;
+    int rc, ret = -1;
 
     state_load(&s);
-    rc = libxl_profile_get_status(ctx, &st);
-    if (!rc && st.state == LIBXL_PROFILE_STATE_RUNNING) {
-        state_note_domains(&s);
-        rc = libxl_profile_stop(ctx);
-        s.stop_ns = now_ns();
-        state_save(&s);
-    }
-    if (!rc && st.state == LIBXL_PROFILE_STATE_IDLE) {
-        fprintf(stderr, "xl profile %s: no profile is running (start one "
-                "with `xl profile start`)\n", verb);
+    rc = stop_session(verb, &s, &st);
+    if (rc)
+        goto out;
+    d = gather(verb, &s, &st, pre, pre_len);
+    if (!d || write_files(verb, d, data_path, folded)) {
+        fprintf(stderr, "xl profile %s: the samples are kept in Xen: fix "
+                "the problem and run `xl profile stop` again (or drop them "
+                "with `xl profile discard`)\n", verb);
         goto out;
     }
-    libxl_profile_status_dispose(&st);
-    if (rc || libxl_profile_get_status(ctx, &st)) {
-        fprintf(stderr, "xl profile %s: cannot stop the profiler\n", verb);
-        goto out;
-    }
-
-    /* Copy the samples out; they stay in Xen until the file is written. */
-    if (libxl_profile_read_all(ctx, 1, &buf, &len)) {
-        fprintf(stderr, "xl profile %s: cannot read the samples\n", verb);
-        goto keep;
-    }
-    d = xenprof_data_new();
-    if (s.spool[0] && (libxl_read_file_contents(ctx, s.spool, &spool,
-                                                &spool_len) ||
-                       xenprof_data_add_records(d, spool, spool_len))) {
-        fprintf(stderr, "xl profile %s: cannot read the samples drained "
-                "earlier from %s\n", verb, s.spool);
-        goto keep;
-    }
-    if (!d || xenprof_data_add_records(d, pre, pre_len) ||
-        xenprof_data_add_records(d, buf, len) ||
-        fill_meta(d, &st, &s) || fill_tables(d, &s))
-        goto keep;
-    if (xenprof_data_write(d, data_path, err, sizeof(err))) {
-        fprintf(stderr, "xl profile %s: %s\n", verb, err);
-        goto keep;
-    }
-    if (folded && write_folded(d, folded))
-        goto keep;
-
     if (libxl_profile_release(ctx)) {
         fprintf(stderr, "xl profile %s: saved, but cannot release the "
                 "samples in Xen\n", verb);
@@ -234,27 +242,10 @@ int save_profile(const char *verb, const char *data_path,
     unlink(STATE_FILE);
     if (s.spool[0])
         unlink(s.spool);
-
-    while (xenprof_decode_next(d->records, d->records_len, &off, &smp,
-                               err, sizeof(err)) > 0)
-        n++;
-    for (i = 0; i < st.nr_cpus; i++)
-        lost += st.cpus[i].lost;
-    printf("%zu samples (%"PRIu64" lost) saved in %s", n, lost, data_path);
-    if (folded)
-        printf(", folded stacks in %s", folded);
-    printf("\n");
+    print_saved(d, data_path, folded);
     ret = 0;
-    goto out;
-
- keep:
-    fprintf(stderr, "xl profile %s: the samples are kept in Xen: fix the "
-            "problem and run `xl profile stop` again (or drop them with "
-            "`xl profile discard`)\n", verb);
  out:
     xenprof_data_free(d);
-    free(buf);
-    free(spool);
     libxl_profile_status_dispose(&st);
     state_free(&s);
     return ret;

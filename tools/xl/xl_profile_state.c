@@ -18,6 +18,7 @@
 
 #include <libxl.h>
 #include <libxl_utils.h>
+#include <xenprofile.h>
 
 #include "xl.h"
 #include "xl_profile.h"
@@ -143,20 +144,12 @@ void state_load(struct state *s)
     fclose(f);
 }
 
-/* Write the state file atomically; a failure is only a warning. */
-void state_save(const struct state *s)
+/* The writer of the state file (xenprof_fill_t). */
+static int fill_state(FILE *f, void *arg, char *err, size_t errlen)
 {
-    char tmp[] = STATE_FILE ".XXXXXX";
-    FILE *f;
-    int fd, i, j;
+    const struct state *s = arg;
+    int i, j;
 
-    fd = mkstemp(tmp);
-    if (fd < 0 || !(f = fdopen(fd, "w"))) {
-        fprintf(stderr, "xl profile: warning: cannot write %s: %s\n",
-                STATE_FILE, strerror(errno));
-        if (fd >= 0) { close(fd); unlink(tmp); }
-        return;
-    }
     fprintf(f, "start %"PRIu64"\n", s->start_ns);
     if (s->stop_ns)
         fprintf(f, "stop %"PRIu64"\n", s->stop_ns);
@@ -168,11 +161,33 @@ void state_save(const struct state *s)
             fprintf(f, "%02x", s->doms[i].uuid[j]);
         fprintf(f, " %s\n", s->doms[i].name[0] ? s->doms[i].name : "-");
     }
-    if (fclose(f) || rename(tmp, STATE_FILE)) {
-        fprintf(stderr, "xl profile: warning: cannot write %s: %s\n",
-                STATE_FILE, strerror(errno));
-        unlink(tmp);
-    }
+    return 0;
+}
+
+/* Write the state file atomically; a failure is only a warning. */
+void state_save(const struct state *s)
+{
+    char err[512];
+
+    if (xenprof_write_file(STATE_FILE, 0600, fill_state, (void *)s, err,
+                           sizeof(err)))
+        fprintf(stderr, "xl profile: warning: %s\n", err);
+}
+
+/*
+ * The name and UUID noted for domid (xenprof_domain_lookup_t): 0, or -1
+ * when the domain was never seen alive.
+ */
+int state_lookup_domain(void *arg, uint32_t domid, char name[64],
+                        uint8_t uuid[16])
+{
+    const struct dom_entry *e = state_dom(arg, domid);
+
+    if (!e)
+        return -1;
+    snprintf(name, 64, "%s", e->name);
+    memcpy(uuid, e->uuid, 16);
+    return 0;
 }
 
 /* Record the names and UUIDs of the domains that exist now. */

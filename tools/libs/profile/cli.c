@@ -198,64 +198,72 @@ static int prepare(struct cli *c, struct input *in, struct xenprof_filter *f)
         f->has_domid = 1;
     }
     c->err[0] = '\0';
-    rc = xenprof_priv_stackset_build(in->d, f, c->syms, &in->s, c->err,
+    rc = xenprof_stackset_from_data(in->d, f, c->syms, &in->s, c->err,
                                      sizeof(c->err));
     return rc ? fail(c, 1, "%s: %s", in->path, c->err) : 0;
 }
 
-/* Open an output ("-": out); NULL with a message printed. */
-static FILE *open_out(const struct cli *c, const char *path)
+/* One output: what selects the writer, and its inputs. */
+struct output {
+    const struct cli *c;
+    enum opt_id what;
+    const struct input *a, *b;
+    const struct xenprof_filter *f;
+    bool said;                          /* the writer left a message */
+};
+
+/* The writer of an output (xenprof_fill_t). */
+static int fill_output(FILE *out, void *arg, char *e, size_t el)
 {
-    FILE *f = strcmp(path, "-") ? fopen(path, "w") : c->out;
-
-    if ( !f )
-        fail(c, 1, "cannot write %s: %s", path, strerror(errno));
-    return f;
-}
-
-/* Close an output; on any failure remove it.  Returns 0 or 1. */
-static int close_out(struct cli *c, const char *path, FILE *f, int rc)
-{
-    bool file = f != c->out;
-
-    if ( file && fclose(f) && !rc )
-        rc = -EIO;
-    if ( !rc )
-        return 0;
-    if ( file )
-        remove(path);
-    return fail(c, 1, "%s: %s", path, c->err[0] ? c->err : strerror(-rc));
-}
-
-/* One output file: what selects the writer.  0 or 1. */
-static int write_one(struct cli *c, enum opt_id what, const struct input *a,
-                     const struct input *b, const struct xenprof_filter *f)
-{
-    const char *path = what == O_SCRIPT ? "-" : c->val[what];
-    FILE *out = open_out(c, path);
-    char *e = c->err;
-    size_t el = sizeof(c->err);
+    struct output *o = arg;
+    const struct cli *c = o->c;
+    const struct input *a = o->a, *b = o->b;
     int rc;
 
-    if ( !out )
-        return 1;
-    e[0] = '\0';
-    if ( what == O_SCRIPT )
-        rc = xenprof_priv_write_script(a->d, f, c->syms, out, e, el);
-    else if ( what == O_PPROF )
+    if ( o->what == O_SCRIPT )
+        rc = xenprof_write_script(a->d, o->f, c->syms, out, e, el);
+    else if ( o->what == O_PPROF )
         rc = xenprof_write_pprof(a->s, a->d, out, e, el);
-    else if ( what == O_FOLDED && b )
+    else if ( o->what == O_FOLDED && b )
         rc = xenprof_write_diff_folded(b->s, a->s, out);
-    else if ( what == O_FOLDED )
-        rc = xenprof_stackset_write_folded(a->s, out);
+    else if ( o->what == O_FOLDED )
+        rc = xenprof_write_folded(a->s, out);
     else if ( b )
         rc = xenprof_write_flamegraph_diff(b->s, a->s, out, &c->svg, e, el);
     else
         rc = xenprof_write_flamegraph(a->s, out, &c->svg, e, el);
-    if ( !rc && (fflush(out) || ferror(out)) )
-        rc = -EIO;
-    return close_out(c, what == O_SCRIPT ? "standard output" : path, out,
-                     rc);
+    o->said = rc && e[0];
+    return rc;
+}
+
+/*
+ * Write one output: to standard output for "-" (and --script), else to
+ * its file atomically (xenprof_write_file()), so that a failure never
+ * leaves a part of it nor removes an older one.  0 or 1.
+ */
+static int write_one(struct cli *c, enum opt_id what, const struct input *a,
+                     const struct input *b, const struct xenprof_filter *f)
+{
+    const char *path = what == O_SCRIPT ? "-" : c->val[what];
+    struct output o = { .c = c, .what = what, .a = a, .b = b, .f = f };
+    size_t el = sizeof(c->err);
+    int rc;
+
+    c->err[0] = '\0';
+    if ( strcmp(path, "-") )
+        rc = xenprof_write_file(path, 0666, fill_output, &o, c->err, el);
+    else
+    {
+        rc = fill_output(c->out, &o, c->err, el);
+        if ( !rc && (fflush(c->out) || ferror(c->out)) )
+            rc = -EIO;
+        path = "standard output";
+    }
+    if ( !rc )
+        return 0;
+    if ( o.said )
+        return fail(c, 1, "%s: %s", path, c->err);
+    return fail(c, 1, "cannot write %s: %s", path, strerror(-rc));
 }
 
 /* The report, or every output asked for; 0, 1 or EXIT_USAGE. */

@@ -3,8 +3,8 @@
  * cli.h: what the report command (cli.c), its option parser (cli-args.c)
  * and its --xen-syms handling (cli-syms.c) share.  Not installed.
  */
-#ifndef XENPROFILE_CLI_H
-#define XENPROFILE_CLI_H
+#ifndef XENPROFILE_CLI_PRIV_H
+#define XENPROFILE_CLI_PRIV_H
 
 #include "calltree.h"
 
@@ -77,7 +77,7 @@ int xenprof_priv_cli_syms(struct cli *c, const struct input *a,
 /* Free what xenprof_priv_cli_syms() made.  Never fails. */
 void xenprof_priv_cli_syms_free(struct cli *c) xenprof_hidden;
 
-#endif /* XENPROFILE_CLI_H */
+#endif /* XENPROFILE_CLI_PRIV_H */
 
 /*
  * Local variables:

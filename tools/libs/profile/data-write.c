@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
  * data-write.c: xenprof_data_write(), the data file of
- * docs/designs/xenprofile-data.md, written atomically: a temporary file
- * in the same folder, fsync, rename.
+ * docs/designs/xenprofile-data.md, written atomically by
+ * xenprof_write_file() (write-file.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -181,73 +181,24 @@ static int check_data(const struct xenprof_data *d, const char *path,
     return rc ? xenprof_priv_prefix(err, errlen, rc, path) : 0;
 }
 
-/* Make the rename durable; best effort (the file is in place already). */
-static void sync_dir(const char *path)
+/* The writer of the data file, for xenprof_write_file(). */
+static int fill_data(FILE *f, void *arg, char *err __attribute__((unused)),
+                     size_t errlen __attribute__((unused)))
 {
-    char *copy = strdup(path);
-    int fd;
+    struct out o = { .f = f };
 
-    if ( !copy )
-        return;
-    fd = open(dirname(copy), O_RDONLY | O_DIRECTORY);
-    if ( fd >= 0 )
-    {
-        fsync(fd);
-        close(fd);
-    }
-    free(copy);
-}
-
-/* Write d to the temporary file fd, then flush, sync and close it. */
-static int write_tmp(const struct xenprof_data *d, int fd)
-{
-    struct out o = { .f = fdopen(fd, "wb") };
-
-    if ( !o.f )
-    {
-        o.rc = errno ? -errno : -ENOMEM;
-        close(fd);
-        return o.rc;
-    }
-    put_file(&o, d);
-    if ( !o.rc && fflush(o.f) )
-        o.rc = -errno;
-    if ( !o.rc && fsync(fileno(o.f)) )
-        o.rc = -errno;
-    if ( fclose(o.f) && !o.rc )
-        o.rc = -errno;
+    put_file(&o, arg);
     return o.rc;
 }
 
-/* Create the temporary file "<path>.XXXXXX"; fd or -errno, message. */
-static int create_tmp(const char *path, char **tmp, char *err,
-                      size_t errlen)
-{
-    size_t n = strlen(path) + sizeof(".XXXXXX");
-    int fd, e;
-
-    *tmp = malloc(n);
-    if ( !*tmp )
-        return xenprof_priv_err(err, errlen, -ENOMEM, "%s: %s", path,
-                                strerror(ENOMEM));
-    snprintf(*tmp, n, "%s.XXXXXX", path);
-    fd = mkstemp(*tmp);
-    if ( fd >= 0 )
-        return fd;
-    e = errno;
-    return xenprof_priv_err(err, errlen, -e, "%s: cannot create %s: %s",
-                            path, *tmp, strerror(e));
-}
-
 /*
- * The file gets mode 0600 from mkstemp(), as perf.data does.  The folder
- * is synced after the rename, best effort.
+ * The file gets mode 0600, as perf.data does: it holds the host's symbol
+ * table and domain names.
  */
 int xenprof_data_write(const struct xenprof_data *d, const char *path,
                        char *err, size_t errlen)
 {
-    char *tmp = NULL;
-    int fd, rc, e;
+    int rc;
 
     if ( !d || !path || !*path )
         return xenprof_priv_err(err, errlen, -EINVAL,
@@ -255,28 +206,8 @@ int xenprof_data_write(const struct xenprof_data *d, const char *path,
     rc = check_data(d, path, err, errlen);
     if ( rc )
         return rc;
-    fd = create_tmp(path, &tmp, err, errlen);
-    if ( fd < 0 )
-    {
-        free(tmp);
-        return fd;
-    }
-    rc = write_tmp(d, fd);
-    if ( rc )
-        xenprof_priv_err(err, errlen, rc, "%s: cannot write %s: %s", path,
-                         tmp, strerror(-rc));
-    else if ( rename(tmp, path) )
-    {
-        e = errno;
-        rc = xenprof_priv_err(err, errlen, -e, "%s: cannot rename %s: %s",
-                              path, tmp, strerror(e));
-    }
-    if ( rc )
-        unlink(tmp);
-    else
-        sync_dir(path);
-    free(tmp);
-    return rc;
+    return xenprof_write_file(path, 0600, fill_data, (void *)d, err,
+                              errlen);
 }
 
 /*

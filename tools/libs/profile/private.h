@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "xenprofile.h"
+#include "xenprofile-cli.h"
 
 /* Internal functions are not exported from the shared library. */
 #define xenprof_hidden __attribute__((visibility("hidden")))
@@ -191,20 +192,65 @@ struct xenprof_symsrc {
     int inline_frames;                  /* expand inlined frames */
 };
 
+
+
 /*
- * xenprof_stackset_from_data() and xenprof_write_script() with the names
- * from src (NULL: the embedded table, as the public functions).  Same
- * return values.
+ * ---------------------------------------------------------------------
+ * Inside the library only (not exported; the unit tests use them).
+ * ---------------------------------------------------------------------
  */
-int xenprof_priv_stackset_build(const struct xenprof_data *d,
-                                const struct xenprof_filter *f,
-                                const struct xenprof_symsrc *src,
-                                struct xenprof_stackset **out,
-                                char *err, size_t errlen) xenprof_hidden;
-int xenprof_priv_write_script(const struct xenprof_data *d,
-                              const struct xenprof_filter *f,
-                              const struct xenprof_symsrc *src, FILE *out,
-                              char *err, size_t errlen) xenprof_hidden;
+int xenprof_data_add_domain(struct xenprof_data *d, uint32_t domid,
+                            const char *name, const uint8_t uuid[16])
+    xenprof_hidden;
+
+/*
+ * Symbol table for lookups: text symbols ('T', 't', 'W', 'w') sorted by
+ * address.  Display names drop the embedded table's "file#" prefix of
+ * static symbols unless two symbols then share a name.  Returns NULL when
+ * out of memory.
+ */
+struct xenprof_symtab;
+struct xenprof_symtab *xenprof_symtab_new(const struct xenprof_symbol *syms,
+                                          size_t n) xenprof_hidden;
+void xenprof_symtab_free(struct xenprof_symtab *t) xenprof_hidden;
+
+/*
+ * The display name of the function containing addr, or NULL when addr is
+ * below the first text symbol or past the end of text.  The name is owned
+ * by t.  Return addresses (frames i > 0) are looked up at addr - 1 by the
+ * callers, so that a call as the last instruction of a function is not
+ * attributed to the next one.
+ */
+const char *xenprof_symtab_lookup(const struct xenprof_symtab *t,
+                                  uint64_t addr) xenprof_hidden;
+
+/* Does sample s of d pass f?  1 or 0. */
+int xenprof_filter_match(const struct xenprof_data *d,
+                         const struct xenprof_filter *f,
+                         const struct xenprof_sample *s) xenprof_hidden;
+
+/* The sum of the stack set's counts. */
+uint64_t xenprof_stackset_total(const struct xenprof_stackset *s)
+    xenprof_hidden;
+
+/*
+ * Differential profiles (the report command's --diff): a is "before", b
+ * is "after".  The diff folded text has lines "stack count_a count_b"
+ * (difffolded.pl).  The SVG is sized by b and coloured red (grew) / blue
+ * (shrank) by the difference.
+ */
+int xenprof_write_diff_folded(const struct xenprof_stackset *a,
+                              const struct xenprof_stackset *b, FILE *out)
+    xenprof_hidden;
+int xenprof_stackset_read_diff_folded(FILE *in, struct xenprof_stackset **a,
+                                      struct xenprof_stackset **b,
+                                      size_t *bad_lines, char *err,
+                                      size_t errlen) xenprof_hidden;
+int xenprof_write_flamegraph_diff(const struct xenprof_stackset *a,
+                                  const struct xenprof_stackset *b,
+                                  FILE *out,
+                                  const struct xenprof_svg_opts *o,
+                                  char *err, size_t errlen) xenprof_hidden;
 
 #endif /* XENPROFILE_PRIVATE_H */
 

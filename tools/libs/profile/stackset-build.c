@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * stackset-build.c: symbolization of a data file into a stack set, and the
- * folded-stack writer ("root;...;leaf COUNT" per line), the input of
- * flamegraph.pl and inferno.
+ * stackset-build.c: a data file's samples, symbolized into a stack set
+ * (the frames of the folded format, see xenprofile.h).
  *
  * Samples are counted by raw stack (stackset-count.c), then every distinct raw
  * stack is turned into its frames and added to a stack set
@@ -243,20 +242,11 @@ static int fill_set(struct xenprof_stackset *set,
     return rc;
 }
 
-/* Also -EINVAL when d or out is NULL. */
 int xenprof_stackset_from_data(const struct xenprof_data *d,
                                const struct xenprof_filter *f,
+                               const struct xenprof_symsrc *src,
                                struct xenprof_stackset **out,
                                char *err, size_t errlen)
-{
-    return xenprof_priv_stackset_build(d, f, NULL, out, err, errlen);
-}
-
-int xenprof_priv_stackset_build(const struct xenprof_data *d,
-                                const struct xenprof_filter *f,
-                                const struct xenprof_symsrc *src,
-                                struct xenprof_stackset **out,
-                                char *err, size_t errlen)
 {
     struct xenprof_stacks st = { 0 };
     struct xenprof_stackset *set;
@@ -285,31 +275,6 @@ int xenprof_priv_stackset_build(const struct xenprof_data *d,
         return rc;
     }
     *out = set;
-    return 0;
-}
-
-/* Also -EINVAL when d or out is NULL, and -ENOMEM. */
-int xenprof_write_folded(const struct xenprof_data *d, FILE *out,
-                         const struct xenprof_folded_opts *opts,
-                         char *err, size_t errlen)
-{
-    struct xenprof_filter f = { 0 };
-    struct xenprof_stackset *set;
-    int rc;
-
-    if ( !d || !out )
-        return xenprof_priv_err(err, errlen, -EINVAL,
-                                "xenprof_write_folded: no data or output");
-    f.no_guest = opts && !opts->include_guest;
-    rc = xenprof_stackset_from_data(d, &f, &set, err, errlen);
-    if ( rc )
-        return rc == -ENOMEM ? xenprof_priv_err(err, errlen, rc,
-                                   "folded output: out of memory") : rc;
-    rc = xenprof_stackset_write_folded(set, out);
-    xenprof_stackset_free(set);
-    if ( rc )
-        return xenprof_priv_err(err, errlen, rc,
-                                "folded output: write error");
     return 0;
 }
 

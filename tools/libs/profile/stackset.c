@@ -342,6 +342,11 @@ void xenprof_stackset_free(struct xenprof_stackset *s)
 }
 
 /* 0 for NULL.  Never fails. */
+bool xenprof_priv_ss_finished(const struct xenprof_stackset *s)
+{
+    return s->finished;
+}
+
 size_t xenprof_stackset_size(const struct xenprof_stackset *s)
 {
     return s ? s->nr_stacks : 0;
@@ -371,31 +376,6 @@ void xenprof_stackset_get(const struct xenprof_stackset *s, size_t i,
     *frames = e->f;
     *nr_frames = e->n;
     *count = e->count;
-}
-
-/* Write one line; 0 or -EIO. */
-static int write_line(FILE *out, const struct stk *e)
-{
-    size_t i;
-
-    for ( i = 0; i < e->n; i++ )
-        if ( (i && putc(';', out) == EOF) || fputs(e->f[i], out) == EOF )
-            return -EIO;
-    return fprintf(out, " %" PRIu64 "\n", e->count) < 0 ? -EIO : 0;
-}
-
-/* 0, -EIO on a write error, -EINVAL when s or out is NULL. */
-int xenprof_stackset_write_folded(const struct xenprof_stackset *s,
-                                  FILE *out)
-{
-    size_t i;
-
-    if ( !s || !out || !s->finished )
-        return -EINVAL;
-    for ( i = 0; i < s->nr_stacks; i++ )
-        if ( write_line(out, &s->stacks[i]) )
-            return -EIO;
-    return fflush(out) || ferror(out) ? -EIO : 0;
 }
 
 /*

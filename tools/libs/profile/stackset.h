@@ -34,6 +34,14 @@ int xenprof_priv_ss_add(struct xenprof_stackset *s, const char *const *frames,
 /* Sort the stacks and drop the hash; 0 or -ENOMEM (s unchanged). */
 int xenprof_priv_ss_finish(struct xenprof_stackset *s) xenprof_hidden;
 
+/* Has s been finished (sorted, readable)? */
+bool xenprof_priv_ss_finished(const struct xenprof_stackset *s)
+    xenprof_hidden;
+
+/* Write frames joined by ';' (write-folded.c); 0 or -EIO. */
+int xenprof_priv_put_stack(FILE *out, const char *const *frames, size_t n)
+    xenprof_hidden;
+
 /*
  * Compare two stacks as their folded lines without the count would be
  * compared by strcmp(): <0, 0 or >0.  Frames equal as pointers are equal

@@ -81,13 +81,11 @@ static int write_pair(const struct diff *d, size_t i, FILE *out)
 {
     const char *const *f;
     uint64_t ca, cb;
-    size_t n, k;
+    size_t n;
 
     pair_get(d, i, &f, &n, &ca, &cb);
-    for ( k = 0; k < n; k++ )
-        if ( (k && putc(';', out) == EOF) || fputs(f[k], out) == EOF )
-            return -EIO;
-    if ( fprintf(out, " %" PRIu64 " %" PRIu64 "\n", ca, cb) < 0 )
+    if ( xenprof_priv_put_stack(out, f, n) ||
+         fprintf(out, " %" PRIu64 " %" PRIu64 "\n", ca, cb) < 0 )
         return -EIO;
     return 0;
 }

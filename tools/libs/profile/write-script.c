@@ -175,16 +175,9 @@ static void sample_frames(const struct dump *p,
 
 /* Also -EINVAL when d or out is NULL; f NULL keeps every sample. */
 int xenprof_write_script(const struct xenprof_data *d,
-                         const struct xenprof_filter *f, FILE *out,
+                         const struct xenprof_filter *f,
+                         const struct xenprof_symsrc *src, FILE *out,
                          char *err, size_t errlen)
-{
-    return xenprof_priv_write_script(d, f, NULL, out, err, errlen);
-}
-
-int xenprof_priv_write_script(const struct xenprof_data *d,
-                              const struct xenprof_filter *f,
-                              const struct xenprof_symsrc *src, FILE *out,
-                              char *err, size_t errlen)
 {
     struct dump p = { .d = d, .src = src, .out = out };
     struct xenprof_symtab *own = NULL;

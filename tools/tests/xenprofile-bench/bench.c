@@ -7,7 +7,7 @@
  *
  *   read      xenprof_data_read(): load, check the CRC, decode every record
  *   stackset  xenprof_stackset_from_data(): symbolize and merge
- *   folded    xenprof_stackset_write_folded() to a file
+ *   folded    xenprof_write_folded() to a file
  *   pprof     xenprof_write_pprof() to a file
  *   svg       xenprof_write_flamegraph() to /dev/null (default options:
  *             frames under 0.1 px left out), and with every frame drawn
@@ -101,7 +101,7 @@ static int run_op(const struct bench *b, enum stage op,
     if ( !out )
         return snprintf(r->msg, sizeof(r->msg), "cannot open output"), -1;
     if ( op == S_FOLDED )
-        rc = xenprof_stackset_write_folded(s, out);
+        rc = xenprof_write_folded(s, out);
     else if ( op == S_PPROF )
         rc = xenprof_write_pprof(s, d, out, r->msg, sizeof(r->msg));
     else if ( svg && !xenprof_write_flamegraph )
@@ -161,7 +161,7 @@ static void child(const struct bench *b, enum stage op, struct result *r)
     if ( r->rc || op == S_READ )
         goto out;
     t0 = now();
-    r->rc = xenprof_stackset_from_data(d, NULL, &s, r->msg,
+    r->rc = xenprof_stackset_from_data(d, NULL, NULL, &s, r->msg,
                                        sizeof(r->msg)) ? -1 : 0;
     r->t_stackset = now() - t0;
     if ( r->rc )

@@ -113,7 +113,7 @@ static struct xenprof_stackset *via_folded(const struct xenprof_stackset *s)
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
 
-    if ( !f || xenprof_stackset_write_folded(s, f) )
+    if ( !f || xenprof_write_folded(s, f) )
         fprintf(stderr, "pprof-expect: cannot write folded text\n");
     else
     {
@@ -148,7 +148,7 @@ int main(int argc, char **argv)
     o.nr_samples = 200000;
     o.nr_stacks = 20000;
     d = synth_profile(&o);
-    rc = d ? xenprof_stackset_from_data(d, NULL, &s, err, sizeof(err)) : 1;
+    rc = d ? xenprof_stackset_from_data(d, NULL, NULL, &s, err, sizeof(err)) : 1;
     if ( !rc && folded )
     {
         t = via_folded(s);

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "xenprofile.h"
+#include "../../libs/profile/private.h"
 
 struct synth_opts {
     uint64_t seed;

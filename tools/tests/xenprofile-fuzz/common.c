@@ -24,7 +24,7 @@ void fuzz_stackset(const struct xenprof_stackset *s)
     struct xenprof_svg_opts o = { .title = "fuzz", .inverted = 1 };
     FILE *out = fuzz_null();
 
-    xenprof_stackset_write_folded(s, out);
+    xenprof_write_folded(s, out);
     xenprof_write_pprof(s, NULL, out, NULL, 0);
     xenprof_write_flamegraph(s, out, NULL, NULL, 0);
     xenprof_write_flamegraph(s, out, &o, NULL, 0);
@@ -45,16 +45,16 @@ void fuzz_profile(const struct xenprof_data *d, uint8_t sel)
     char err[256];
     FILE *out = fuzz_null();
 
-    xenprof_write_folded(d, out, NULL, err, sizeof(err));
-    xenprof_write_script(d, &f, out, err, sizeof(err));
-    if ( !xenprof_stackset_from_data(d, NULL, &s, err, sizeof(err)) )
+    xenprof_write_script(d, &f, NULL, out, err, sizeof(err));
+    if ( !xenprof_stackset_from_data(d, NULL, NULL, &s, err, sizeof(err)) )
     {
+        xenprof_write_folded(s, out);
         xenprof_write_pprof(s, d, out, err, sizeof(err));
         fuzz_stackset(s);
         xenprof_stackset_free(s);
         s = NULL;
     }
-    if ( !xenprof_stackset_from_data(d, &f, &s, err, sizeof(err)) )
+    if ( !xenprof_stackset_from_data(d, &f, NULL, &s, err, sizeof(err)) )
     {
         xenprof_write_pprof(s, d, out, err, sizeof(err));
         xenprof_stackset_free(s);

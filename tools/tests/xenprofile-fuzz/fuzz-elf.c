@@ -66,9 +66,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
     src.t = e->t;
     d = profile(a);
-    if ( !xenprof_priv_stackset_build(d, NULL, &src, &s, err, sizeof(err)) )
+    if ( !xenprof_stackset_from_data(d, NULL, &src, &s, err, sizeof(err)) )
         fuzz_stackset(s);
-    xenprof_priv_write_script(d, NULL, &src, fuzz_null(), err, sizeof(err));
+    xenprof_write_script(d, NULL, &src, fuzz_null(), err, sizeof(err));
     xenprof_stackset_free(s);
     xenprof_data_free(d);
     xenprof_priv_elf_free(e);

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "xenprofile.h"
+#include "../../libs/profile/private.h"
 
 /* The entry point libFuzzer calls with each input. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

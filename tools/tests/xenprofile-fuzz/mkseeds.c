@@ -60,6 +60,7 @@ static void profile(const char *name, uint64_t seed, size_t samples,
                             .guest_permille = guest_permille };
     struct xenprof_data *d = synth_profile(&o);
     char path[512], err[256], *text = NULL;
+    struct xenprof_stackset *set = NULL;
     size_t len = 0;
     FILE *f;
 
@@ -73,9 +74,11 @@ static void profile(const char *name, uint64_t seed, size_t samples,
     }
     save("records", name, d->records, d->records_len);
     f = open_memstream(&text, &len);
-    if ( !f || xenprof_write_folded(d, f, NULL, err, sizeof(err)) ||
-         fclose(f) )
+    if ( !f || xenprof_stackset_from_data(d, NULL, NULL, &set, err,
+                                          sizeof(err)) ||
+         xenprof_write_folded(set, f) || fclose(f) )
         exit(1);
+    xenprof_stackset_free(set);
     if ( len )
         save("folded", name, text, len);
     free(text);

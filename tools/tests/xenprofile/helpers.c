@@ -196,3 +196,24 @@ struct xenprof_stackset *stackset_of_text(const char *text)
         fclose(f);
     return s;
 }
+
+/*
+ * The folded text of d's samples (guest ones too unless include_guest is
+ * 0), as `xl profile stop -o` writes it: the stack set, then the writer.
+ */
+int data_folded(const struct xenprof_data *d, FILE *out, int include_guest,
+                char *err, size_t errlen)
+{
+    struct xenprof_filter f = { .no_guest = !include_guest };
+    struct xenprof_stackset *set;
+    int rc;
+
+    if ( !out )
+        return -EINVAL;
+    rc = xenprof_stackset_from_data(d, &f, NULL, &set, err, errlen);
+    if ( rc )
+        return rc;
+    rc = xenprof_write_folded(set, out);
+    xenprof_stackset_free(set);
+    return rc;
+}

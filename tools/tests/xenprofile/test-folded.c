@@ -135,14 +135,13 @@ static struct xenprof_data *profile(size_t step)
 static int folded(const struct xenprof_data *d, int guest, char **out,
                   char *err, size_t errlen)
 {
-    struct xenprof_folded_opts opts = { .include_guest = guest };
     size_t len;
     FILE *f = open_memstream(out, &len);
     int rc;
 
     if ( !f )
         return -errno;
-    rc = xenprof_write_folded(d, f, guest < 0 ? NULL : &opts, err, errlen);
+    rc = data_folded(d, f, guest != 0, err, errlen);
     fclose(f);
     return rc;
 }
@@ -213,6 +212,7 @@ static void deep(void)
 static void failures(void)
 {
     struct xenprof_data *d = profile(1);
+    struct xenprof_stackset *set = NULL;
     char *out = NULL, err[256] = "";
     uint8_t rec[32];
     FILE *full = fopen("/dev/full", "w");
@@ -220,7 +220,7 @@ static void failures(void)
 
     if ( full )
     {
-        rc = d ? xenprof_write_folded(d, full, NULL, err, sizeof(err)) : 1;
+        rc = d ? data_folded(d, full, 1, err, sizeof(err)) : 1;
         tap_ok(rc == -EIO, "folded: a write error gives -EIO (\"%s\")",
                err);
         fclose(full);
@@ -234,8 +234,8 @@ static void failures(void)
     tap_ok(rc == -EBADMSG && out && !out[0] && strstr(err, "offset"),
            "folded: corrupt records give -EBADMSG, no output (\"%s\")",
            err);
-    tap_ok(xenprof_write_folded(NULL, stdout, NULL, NULL, 0) == -EINVAL &&
-           xenprof_write_folded(d, NULL, NULL, NULL, 0) == -EINVAL,
+    tap_ok(xenprof_stackset_from_data(NULL, NULL, NULL, &set, NULL, 0) ==
+               -EINVAL && !set && xenprof_write_folded(NULL, stdout) == -EINVAL,
            "folded: no data or no output gives -EINVAL");
     free(out);
     xenprof_data_free(d);

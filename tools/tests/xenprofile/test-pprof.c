@@ -167,7 +167,7 @@ static char *folded_of(const struct xenprof_data *d)
     size_t len;
     FILE *f = open_memstream(&text, &len);
 
-    if ( f && xenprof_write_folded(d, f, NULL, NULL, 0) )
+    if ( f && data_folded(d, f, 1, NULL, 0) )
         len = 0;
     if ( f )
         fclose(f);
@@ -199,7 +199,7 @@ static void data_timer(void)
     char *want = p ? folded_of(p) : NULL, *folded = NULL;
     struct dprof d = { 0 };
     unsigned int blocks;
-    int rc = want ? xenprof_stackset_from_data(p, NULL, &s, NULL, 0)
+    int rc = want ? xenprof_stackset_from_data(p, NULL, NULL, &s, NULL, 0)
                   : -ENOMEM;
 
     rc = rc ?: pprof_run(s, p, &d, &blocks, NULL, NULL);
@@ -238,7 +238,7 @@ static void data_sources(void)
     struct xenprof_stackset *s = NULL;
     struct dprof d = { 0 };
     unsigned int blocks;
-    int rc = p ? xenprof_stackset_from_data(p, NULL, &s, NULL, 0)
+    int rc = p ? xenprof_stackset_from_data(p, NULL, NULL, &s, NULL, 0)
                : -ENOMEM;
 
     if ( !tap_ok(!rc, "pprof sources: a stack set (%d)", rc) )

@@ -133,7 +133,7 @@ const char *report_folded_path(void)
     tmp_path(path, "report.folded");
     d = report_profile();
     f = fopen(path, "w");
-    if ( !d || !f || xenprof_write_folded(d, f, NULL, NULL, 0) )
+    if ( !d || !f || data_folded(d, f, 1, NULL, 0) )
         tap_diag("cannot write %s", path);
     if ( f )
         fclose(f);
@@ -461,12 +461,12 @@ static void script_errors(void)
     char err[256] = "";
     int rc;
 
-    tap_ok(xenprof_write_script(NULL, NULL, stdout, NULL, 0) == -EINVAL &&
-           xenprof_write_script(d, NULL, NULL, NULL, 0) == -EINVAL,
+    tap_ok(xenprof_write_script(NULL, NULL, NULL, stdout, NULL, 0) == -EINVAL &&
+           xenprof_write_script(d, NULL, NULL, NULL, NULL, 0) == -EINVAL,
            "script: no data or no output gives -EINVAL");
     if ( full )
     {
-        rc = d ? xenprof_write_script(d, NULL, full, err, sizeof(err)) : 0;
+        rc = d ? xenprof_write_script(d, NULL, NULL, full, err, sizeof(err)) : 0;
         tap_ok(rc == -EIO, "script: a write error gives -EIO (\"%s\")",
                err);
         fclose(full);
@@ -477,7 +477,7 @@ static void script_errors(void)
     rec[11] = 0;
     rc = d ? xenprof_data_add_records(d, rec, sizeof(rec)) : -ENOMEM;
     full = fopen("/dev/null", "w");
-    rc = rc ?: full ? xenprof_write_script(d, NULL, full, err, sizeof(err))
+    rc = rc ?: full ? xenprof_write_script(d, NULL, NULL, full, err, sizeof(err))
                     : -EIO;
     tap_ok(rc == -EBADMSG && strstr(err, "offset"),
            "script: corrupt records give -EBADMSG (\"%s\")", err);

@@ -45,7 +45,7 @@ static char *folded_of(const struct xenprof_stackset *s)
 
     if ( !f )
         return NULL;
-    rc = xenprof_stackset_write_folded(s, f);
+    rc = xenprof_write_folded(s, f);
     fclose(f);
     if ( rc )
     {
@@ -348,7 +348,7 @@ static char *from_data(const struct xenprof_data *d,
     struct xenprof_stackset *s;
     char *text;
 
-    if ( !d || xenprof_stackset_from_data(d, f, &s, NULL, 0) )
+    if ( !d || xenprof_stackset_from_data(d, f, NULL, &s, NULL, 0) )
         return NULL;
     text = folded_of(s);
     xenprof_stackset_free(s);
@@ -374,7 +374,7 @@ static void data(void)
     char *text = from_data(d, NULL), *folded = NULL, err[128] = "";
     size_t len;
     FILE *m = open_memstream(&folded, &len);
-    int rc = m && d ? xenprof_write_folded(d, m, NULL, err, sizeof(err))
+    int rc = m && d ? data_folded(d, m, 1, err, sizeof(err))
                     : -ENOMEM;
 
     if ( m )
@@ -413,7 +413,7 @@ static void data_errors(void)
     char err[128] = "";
     int rc;
 
-    rc = d ? xenprof_stackset_from_data(d, &none, &s, NULL, 0) : -ENOMEM;
+    rc = d ? xenprof_stackset_from_data(d, &none, NULL, &s, NULL, 0) : -ENOMEM;
     tap_ok(!rc && s && xenprof_stackset_size(s) == 0 &&
            xenprof_stackset_total(s) == 0,
            "stackset from data: a filter that keeps nothing, an empty set");
@@ -421,14 +421,14 @@ static void data_errors(void)
     rec_put(rec, &(struct trec){ .nr = 1 });
     rec[11] = 0;
     rc = d ? xenprof_data_add_records(d, rec, sizeof(rec)) : -ENOMEM;
-    rc = rc ?: xenprof_stackset_from_data(d, NULL, &s, err, sizeof(err));
+    rc = rc ?: xenprof_stackset_from_data(d, NULL, NULL, &s, err, sizeof(err));
     tap_ok(rc == -EBADMSG && !s && strstr(err, "offset"),
            "stackset from data: corrupt records give -EBADMSG (\"%s\")",
            err);
-    tap_ok(xenprof_stackset_from_data(NULL, NULL, &s, NULL, 0) == -EINVAL &&
-           xenprof_stackset_from_data(d, NULL, NULL, NULL, 0) == -EINVAL &&
+    tap_ok(xenprof_stackset_from_data(NULL, NULL, NULL, &s, NULL, 0) == -EINVAL &&
+           xenprof_stackset_from_data(d, NULL, NULL, NULL, NULL, 0) == -EINVAL &&
            xenprof_stackset_read_folded(NULL, &s, NULL, NULL, 0) == -EINVAL &&
-           xenprof_stackset_write_folded(NULL, stdout) == -EINVAL,
+           xenprof_write_folded(NULL, stdout) == -EINVAL,
            "stackset: NULL arguments give -EINVAL");
     xenprof_data_free(d);
 }
@@ -443,7 +443,7 @@ static void write_error(void)
     if ( !full )
         tap_skip("no /dev/full", "stackset: a write error gives -EIO");
     else
-        tap_ok(!rc && xenprof_stackset_write_folded(s, full) == -EIO,
+        tap_ok(!rc && xenprof_write_folded(s, full) == -EIO,
                "stackset: a write error gives -EIO");
     if ( full )
         fclose(full);

@@ -8,8 +8,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
-#include "xenprofile.h"
+#include "../../libs/profile/private.h"
 
 /* "ok N - desc" or "not ok N - desc"; returns cond. */
 bool tap_ok(bool cond, const char *fmt, ...)
@@ -63,6 +64,10 @@ uint32_t test_crc32(const void *buf, size_t len);
 struct xenprof_data *sample_profile(void);
 bool same_data(const struct xenprof_data *a, const struct xenprof_data *b,
                char *why);
+
+/* The folded text of d (helpers.c): the stack set, then its writer. */
+int data_folded(const struct xenprof_data *d, FILE *out, int include_guest,
+                char *err, size_t errlen);
 
 /* The suites. */
 void test_decode(void);
