@@ -45,6 +45,9 @@
 #define XENPROF_REC_OFF_TSC        16       /* uint64 */
 #define XENPROF_REC_HDR_SIZE       24       /* ip[] follows, uint64 each */
 #define XENPROF_REC_SAMPLE         1
+#define XENPROF_REC_LOST           2        /* samples lost: a count */
+#define XENPROF_REC_OFF_LOST_COUNT 24       /* uint64, in a LOST record */
+#define XENPROF_REC_LOST_SIZE      32
 #define XENPROF_MAX_FRAMES         128      /* 1 + XEN_PROFILE_MAX_DEPTH */
 
 #define XENPROF_MODE_XEN           0
@@ -67,6 +70,7 @@
 #define XENPROF_CPU_RING           (1u << 1)
 #define XENPROF_CPU_OFFLINED       (1u << 2)
 #define XENPROF_CPU_LEFT_OUT       (1u << 3)
+#define XENPROF_CPU_FAILED         (1u << 4)
 
 /* One decoded sample; ip points into the record stream (not copied). */
 struct xenprof_sample {
@@ -88,7 +92,9 @@ uint64_t xenprof_sample_ip(const struct xenprof_sample *s, unsigned int i);
  * past it when a sample was decoded, 0 at the end of buf, or -EBADMSG
  * (with a message naming the offset) when the record is corrupt: size not
  * a multiple of 8 or below the header, beyond len, nr_frames not 1..128
- * or not matching size.  Records of unknown type are skipped.
+ * or not matching size, a LOST record not of its size.  LOST records
+ * (xenprof_data_count() sums them) and records of unknown type are
+ * skipped.
  */
 int xenprof_decode_next(const uint8_t *buf, size_t len, size_t *off,
                         struct xenprof_sample *s, char *err, size_t errlen);

@@ -20,6 +20,36 @@
 #include "libxl_internal.h"
 
 /* Map a failed libxc call (errno set) to the contract above. */
+/*
+ * libxl's constants are the hypervisor's (xen/include/public/profilectl.h):
+ * the values pass through unchanged, so they must not drift apart.
+ */
+#define SAME(l, x) _Static_assert(LIBXL_PROFILE_##l == XEN_PROFILE_##x, \
+                                  "LIBXL_PROFILE_" #l " is XEN_PROFILE_" #x)
+SAME(SOURCE_AUTO, SOURCE_AUTO);
+SAME(SOURCE_TIMER, SOURCE_TIMER);
+SAME(SOURCE_PMU, SOURCE_PMU);
+SAME(STATE_IDLE, STATE_IDLE);
+SAME(STATE_RUNNING, STATE_RUNNING);
+SAME(STATE_STOPPED, STATE_STOPPED);
+SAME(STATE_STARTING, STATE_STARTING);
+SAME(CPU_SAMPLED, CPU_SAMPLED);
+SAME(CPU_RING, CPU_RING);
+SAME(CPU_OFFLINED, CPU_OFFLINED);
+SAME(CPU_LEFT_OUT, CPU_LEFT_OUT);
+SAME(CPU_FAILED, CPU_FAILED);
+SAME(REASON_REQUESTED, REASON_REQUESTED);
+SAME(REASON_NO_PMU, REASON_NO_PMU);
+SAME(REASON_PMU_BUSY, REASON_PMU_BUSY);
+SAME(REASON_NO_PMU_SRC, REASON_NO_PMU_SRC);
+SAME(REASON_PMU_OK, REASON_PMU_OK);
+SAME(REASON_VPMU, REASON_VPMU);
+SAME(REASON_XENOPROF, REASON_XENOPROF);
+SAME(REASON_NMI_BUSY, REASON_NMI_BUSY);
+SAME(REASON_NO_EVENT, REASON_NO_EVENT);
+SAME(REASON_NO_NMI, REASON_NO_NMI);
+#undef SAME
+
 static int profile_error(libxl__gc *gc, const char *what)
 {
     int e = errno, rc;

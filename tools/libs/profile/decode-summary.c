@@ -56,20 +56,27 @@ int xenprof_data_count(const struct xenprof_data *d, uint64_t *samples,
                        uint64_t *lost, char *err, size_t errlen)
 {
     struct xenprof_sample s;
-    uint64_t n = 0, l = 0;
+    uint64_t n = 0, l = 0, in_stream = 0, count;
     size_t off = 0, i;
     int rc;
 
     if ( !d )
         return xenprof_priv_err(err, errlen, -EINVAL,
                                 "xenprof_data_count: no data");
-    while ( (rc = xenprof_decode_next(d->records, d->records_len, &off, &s,
-                                      err, errlen)) > 0 )
-        n++;
+    while ( (rc = xenprof_priv_decode_any(d->records, d->records_len, &off,
+                                          &s, &count, 0, err, errlen)) > 0 )
+    {
+        if ( rc == 1 )
+            n++;
+        else
+            in_stream += count;
+    }
     if ( rc )
         return rc;
     for ( i = 0; i < d->nr_cpus; i++ )
         l += d->cpus[i].lost;
+    if ( !d->nr_cpus )
+        l = in_stream;
     if ( samples )
         *samples = n;
     if ( lost )

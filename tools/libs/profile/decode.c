@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "private.h"
 
@@ -85,15 +86,31 @@ static int decode_sample(const uint8_t *p, unsigned int size,
     return 0;
 }
 
+/* Decode the LOST record of `size` bytes at p; 0 or -EBADMSG. */
+static int decode_lost(const uint8_t *p, unsigned int size,
+                       struct xenprof_sample *s, uint64_t *lost,
+                       size_t where, char *err, size_t errlen)
+{
+    if ( size != XENPROF_REC_LOST_SIZE )
+        return corrupt(err, errlen, where,
+                       "LOST record of size %u, not %u", size,
+                       XENPROF_REC_LOST_SIZE);
+    memset(s, 0, sizeof(*s));
+    s->tsc = xenprof_get64(p + XENPROF_REC_OFF_TSC);
+    s->cpu = xenprof_get16(p + XENPROF_REC_OFF_CPU);
+    *lost = xenprof_get64(p + XENPROF_REC_OFF_LOST_COUNT);
+    return 0;
+}
+
 /*
  * On -EBADMSG *off is left at the corrupt record, so that the caller can
  * tell how much of the stream was good.
  */
-int xenprof_priv_decode(const uint8_t *buf, size_t len, size_t *off,
-                        struct xenprof_sample *s, size_t base,
-                        char *err, size_t errlen)
+int xenprof_priv_decode_any(const uint8_t *buf, size_t len, size_t *off,
+                            struct xenprof_sample *s, uint64_t *lost,
+                            size_t base, char *err, size_t errlen)
 {
-    unsigned int size;
+    unsigned int size, type;
     int rc;
 
     if ( !off || !s || (!buf && len) || *off > len )
@@ -105,18 +122,33 @@ int xenprof_priv_decode(const uint8_t *buf, size_t len, size_t *off,
         if ( rc )
             return rc;
         size = xenprof_get16(buf + *off + XENPROF_REC_OFF_SIZE);
-        if ( buf[*off + XENPROF_REC_OFF_TYPE] == XENPROF_REC_SAMPLE )
-        {
-            rc = decode_sample(buf + *off, size, s, base + *off,
-                               err, errlen);
-            if ( rc )
-                return rc;
-            *off += size;
-            return 1;
-        }
-        *off += size;                   /* unknown type: skip it */
+        type = buf[*off + XENPROF_REC_OFF_TYPE];
+        if ( type == XENPROF_REC_SAMPLE )
+            rc = decode_sample(buf + *off, size, s, base + *off, err,
+                               errlen) ?: 1;
+        else if ( type == XENPROF_REC_LOST )
+            rc = decode_lost(buf + *off, size, s, lost, base + *off, err,
+                             errlen) ?: 2;
+        if ( rc < 0 )
+            return rc;
+        *off += size;                   /* an unknown type is skipped */
+        if ( rc )
+            return rc;
     }
     return 0;
+}
+
+int xenprof_priv_decode(const uint8_t *buf, size_t len, size_t *off,
+                        struct xenprof_sample *s, size_t base,
+                        char *err, size_t errlen)
+{
+    uint64_t lost;
+    int rc;
+
+    while ( (rc = xenprof_priv_decode_any(buf, len, off, s, &lost, base,
+                                          err, errlen)) == 2 )
+        continue;
+    return rc;
 }
 
 int xenprof_decode_next(const uint8_t *buf, size_t len, size_t *off,

@@ -101,6 +101,16 @@ int xenprof_priv_decode(const uint8_t *buf, size_t len, size_t *off,
                         char *err, size_t errlen) xenprof_hidden;
 
 /*
+ * xenprof_priv_decode() that also returns LOST records: 1 for a sample, 2
+ * for a LOST record (s->cpu and s->tsc set, *lost its count), 0 at the
+ * end, or -EBADMSG.
+ */
+int xenprof_priv_decode_any(const uint8_t *buf, size_t len, size_t *off,
+                            struct xenprof_sample *s, uint64_t *lost,
+                            size_t base, char *err, size_t errlen)
+    xenprof_hidden;
+
+/*
  * Check a whole record stream: 0, or -EBADMSG with a message naming the
  * offset (plus base) of the first corrupt record.
  */

@@ -9,7 +9,12 @@
  *     <empty line>
  *
  * The time is in seconds since the profile started (TSC based; the raw
- * TSC "tsc <value>" when the TSC frequency is unknown).  Flags follow the
+ * TSC "tsc <value>" when the TSC frequency is unknown).  Samples a pCPU
+ * lost (its ring was full) show where the stream says so:
+ *
+ *     12.345678 cpu 3 lost 12 samples
+ *     <empty line>
+ *  Flags follow the
  * mode (hvm, idle, truncated, bad-frame).  Frames are leaf first; a
  * return address (every frame but the first) is looked up at addr - 1,
  * as in the folded output, and the offset is from that function's start.
@@ -69,17 +74,38 @@ static void put_text(FILE *out, const char *s)
         fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, out);
 }
 
-static void sample_head(const struct dump *p, const struct xenprof_sample *s)
+/* The time of s, and its pCPU. */
+static void put_when(const struct dump *p, const struct xenprof_sample *s)
 {
     const struct xenprof_meta *m = &p->d->meta;
-    const char *name = dom_name(p->d, s->domid);
 
     if ( m->tsc_khz )
         fprintf(p->out, "%.6f", (double)(int64_t)(s->tsc - m->start_tsc) /
                                 ((double)m->tsc_khz * 1e3));
     else
         fprintf(p->out, "tsc %" PRIu64, s->tsc);
-    fprintf(p->out, " cpu %" PRIu32 " d%" PRIu32 "%s", s->cpu, s->domid,
+    fprintf(p->out, " cpu %" PRIu32, s->cpu);
+}
+
+/*
+ * A LOST record, unless f selects a domain (the lost samples have none)
+ * or leaves out its pCPU or time.
+ */
+static void lost_line(const struct dump *p, const struct xenprof_filter *f,
+                      const struct xenprof_sample *s, uint64_t count)
+{
+    if ( f && (f->has_domid || !xenprof_filter_match(p->d, f, s)) )
+        return;
+    put_when(p, s);
+    fprintf(p->out, " lost %" PRIu64 " samples\n\n", count);
+}
+
+static void sample_head(const struct dump *p, const struct xenprof_sample *s)
+{
+    const char *name = dom_name(p->d, s->domid);
+
+    put_when(p, s);
+    fprintf(p->out, " d%" PRIu32 "%s", s->domid,
             name[0] ? " " : "");
     put_text(p->out, name);
     fprintf(p->out, " vcpu %" PRIu32 " %s", s->vcpu, mode_name(s->mode));
@@ -182,6 +208,7 @@ int xenprof_write_script(const struct xenprof_data *d,
     struct dump p = { .d = d, .src = src, .out = out };
     struct xenprof_symtab *own = NULL;
     struct xenprof_sample s;
+    uint64_t lost;
     size_t off = 0;
     int rc = 0;
 
@@ -194,14 +221,18 @@ int xenprof_write_script(const struct xenprof_data *d,
     if ( !p.t )
         rc = xenprof_priv_err(err, errlen, -ENOMEM,
                               "script output: out of memory");
-    while ( !rc && (rc = xenprof_decode_next(d->records, d->records_len,
-                                             &off, &s, err, errlen)) > 0 )
+    while ( !rc && (rc = xenprof_priv_decode_any(d->records, d->records_len,
+                                                 &off, &s, &lost, 0, err,
+                                                 errlen)) > 0 )
     {
+        if ( rc == 2 )
+            lost_line(&p, f, &s, lost);
         rc = 0;
-        if ( f && !xenprof_filter_match(d, f, &s) )
-            continue;
-        sample_head(&p, &s);
-        sample_frames(&p, &s);
+        if ( s.nr_frames && (!f || xenprof_filter_match(d, f, &s)) )
+        {
+            sample_head(&p, &s);
+            sample_frames(&p, &s);
+        }
         if ( ferror(out) )
             rc = -EIO;
     }

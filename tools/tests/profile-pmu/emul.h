@@ -4,7 +4,7 @@
  * userspace (as tools/tests/profile/emul.h).  The Makefile copies them
  * (and pmu.h) without their #include lines, and the .c files include this
  * header first.  The hardware under them is sim.c; the rest of Xen they
- * call (NMI callback slot, IPIs, time, profile_sample()) is xen-stub.c.
+ * call (NMI callback slot, IPIs, time, x86_profile_sample()) is xen-stub.c.
  */
 #ifndef TEST_PMU_EMUL_H
 #define TEST_PMU_EMUL_H
@@ -118,13 +118,15 @@ int acquire_pmu_ownership(int pmu_ownership);
 void release_pmu_ownership(int pmu_ownership);
 bool pmu_owned_by(int pmu_ownership);
 
-/* public/profilectl.h, xen/profile.h: extracted by the Makefile. */
-#include "profile-defs.h"
-void profile_sample(const struct cpu_user_regs *regs);
-const struct profile_source *arch_profile_pmu_source(void);
-unsigned int profile_pmu_nmi(const struct cpu_user_regs *regs,
-                             bool slot_held);
-void profile_sample_lost(void);
+/*
+ * The real headers: public/profilectl.h (with the public shim of
+ * tools/tests/common), xen/profile.h and xen/profile-source.h (with the
+ * empty headers of shim/), the x86 sample path's sample.h.
+ */
+#include "profilectl.h"
+#include <xen/profile.h>
+#include <xen/profile-source.h>
+#include "sample.h"
 
 /* The driver under test, copied without its #include lines. */
 #include "pmu.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test.h: CPU models and helpers shared by the PMU driver tests (TAP
- * output: tools/tests/profile/tap.c).
+ * output: tools/tests/common/tap.c).
  */
 #ifndef TEST_PMU_TEST_H
 #define TEST_PMU_TEST_H
@@ -10,7 +10,7 @@
 
 #include "emul.h"
 #include "xen-stub.h"
-#include "tap.h"                    /* tools/tests/profile/tap.h */
+#include "tap.h"                    /* tools/tests/common/tap.h */
 
 /* xen-glue.c: pmu-xen.c's static state. */
 void glue_reset(void);

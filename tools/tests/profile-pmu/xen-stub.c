@@ -141,7 +141,7 @@ void on_selected_cpus(const cpumask_t *selected, void (*func)(void *info),
     sim_set_cpu(prev);
 }
 
-void profile_sample(const struct cpu_user_regs *regs)
+void x86_profile_sample(const struct cpu_user_regs *regs)
 {
     unsigned int cpu = sim_cur();
 
@@ -245,7 +245,7 @@ static bool nmi_watchdog_tick(unsigned int cpu)
 
 static void do_nmi(unsigned int cpu, uint64_t ovf)
 {
-    /* The interrupted context: profile_sample() here ignores it. */
+    /* The interrupted context: x86_profile_sample() here ignores it. */
     static const struct cpu_user_regs *regs;
     struct xen_nmi_stats *s = &xen_stats[cpu];
     nmi_callback_t *callback = ACCESS_ONCE(nmi_callback);

@@ -3,7 +3,7 @@
  * xen-stub.h: the rest of Xen around the PMU source, over the simulator
  * (xen-stub.c): the NMI callback slot and do_nmi() with the NMI watchdog
  * of Xen 4.17 (arch/x86/nmi.c, arch/x86/traps.c), IPIs, time,
- * profile_sample().  It records what happened to every NMI.
+ * x86_profile_sample().  It records what happened to every NMI.
  */
 #ifndef TEST_PMU_XEN_STUB_H
 #define TEST_PMU_XEN_STUB_H
@@ -23,14 +23,14 @@ struct xen_nmi_stats {
     /* What each NMI carried (the simulator knows) against its handling. */
     uint64_t wd_swallowed;      /* the watchdog's PMI, claimed */
     uint64_t ours_passed;       /* only a profile PMI, not claimed */
-    uint64_t samples;           /* profile_sample() */
+    uint64_t samples;           /* x86_profile_sample() */
     uint64_t lost;              /* profile_sample_lost() */
 };
 
 extern struct xen_nmi_stats xen_stats[SIM_NR_CPUS];
 extern bool watchdog_force;
 extern unsigned int xen_nmi_hz;
-/* Called by profile_sample() (NMI context), when set. */
+/* Called by x86_profile_sample() (NMI context), when set. */
 extern void (*xen_sample_hook)(unsigned int cpu);
 
 /* The messages xen_printk() kept, and their number. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * main.c: the profiler's hypervisor unit tests (ring, unwinder), one TAP
- * stream (tap.c).
+ * stream (tools/tests/common/tap.c).
  */
 #include "test.h"
 

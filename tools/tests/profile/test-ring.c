@@ -6,18 +6,34 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
+#include "profilectl.h"
 #include "test.h"
+
+/* The ring's LOST record is the public one (as control.c checks in Xen). */
+_Static_assert(PROFILE_REC_LOST == XEN_PROFILE_REC_LOST, "LOST type");
+_Static_assert(sizeof(struct profile_ring_lost) ==
+               sizeof(struct xen_profile_lost), "LOST size");
+_Static_assert(offsetof(struct profile_ring_lost, cpu) ==
+               offsetof(struct xen_profile_lost, hdr.cpu), "LOST cpu");
+_Static_assert(offsetof(struct profile_ring_lost, tsc) ==
+               offsetof(struct xen_profile_lost, hdr.tsc), "LOST tsc");
+_Static_assert(offsetof(struct profile_ring_lost, count) ==
+               offsetof(struct xen_profile_lost, count), "LOST count");
 
 #define RMAX 512                    /* largest record in these tests */
 
-/* Records: { uint16 size, uint8 type (never PAD), 0, uint32 tag, ... }. */
+/*
+ * Records: { uint16 size, uint8 type (never PAD or LOST), 0, uint32 tag,
+ * ... }.
+ */
 static void mkrec(uint8_t *p, unsigned int size, uint32_t tag)
 {
     unsigned int i;
 
     p[0] = size;
     p[1] = size >> 8;
-    p[2] = 1 + tag % 255;
+    p[2] = 1 + tag % 254;
+    p[2] += p[2] >= PROFILE_REC_LOST;
     p[3] = 0;
     memcpy(p + 4, &tag, sizeof(tag));
     for ( i = 8; i < size; i++ )
@@ -32,12 +48,16 @@ static bool isrec(const uint8_t *p, unsigned int size, uint32_t tag)
     return !memcmp(p, want, size);
 }
 
+/* Write a record; one that does not fit is dropped, as the sample path does. */
 static bool put(struct profile_ring *r, unsigned int size, uint32_t tag)
 {
     uint8_t rec[RMAX];
 
     mkrec(rec, size, tag);
-    return ring_write(r, rec, size);
+    if ( profile_ring_write(r, rec, size) )
+        return true;
+    profile_ring_drop(r);
+    return false;
 }
 
 int test_copy(void *ctx, unsigned int off, const void *src, unsigned int len)
@@ -75,7 +95,7 @@ static struct rd rd(struct profile_ring *r, unsigned int space, uint64_t *peek)
 {
     struct rd d;
 
-    d.rc = ring_read(r, test_copy, out, space, peek, &d.bytes, &d.records);
+    d.rc = profile_ring_read(r, test_copy, out, space, peek, &d.bytes, &d.records);
     return d;
 }
 
@@ -99,21 +119,21 @@ static void test_round_trip(void)
     unsigned int i, total = 0;
     bool ok = true;
 
-    ring_init(&r, ringbuf, 1024);
+    profile_ring_init(&r, ringbuf, 1024);
     d = rd(&r, sizeof(out), NULL);
     tap_ok(!d.rc && !d.bytes && !d.records && !r.read,
            "empty ring: read returns 0, no bytes, no records");
 
     for ( i = 0; i < ARRAY_SIZE(sz); total += sz[i++] )
         ok &= put(&r, sz[i], i);
-    tap_ok(ok && r.written == 6 && !r.lost && ring_pending_bytes(&r) == total,
+    tap_ok(ok && r.written == 6 && !r.lost && profile_ring_pending_bytes(&r) == total,
            "6 writes succeed, pending bytes are their sizes");
 
     d = rd(&r, sizeof(out), NULL);
     tap_ok(!d.rc && d.bytes == total && d.records == 6 &&
            got(out, d.bytes, sz, 6, 0),
            "round trip: records intact and in order");
-    tap_ok(r.read == 6 && !ring_pending_bytes(&r) && r.cons == r.prod,
+    tap_ok(r.read == 6 && !profile_ring_pending_bytes(&r) && r.cons == r.prod,
            "round trip: read == written, nothing pending");
 
     d = rd(&r, sizeof(out), NULL);
@@ -129,7 +149,7 @@ static void test_pads(void)
     uint16_t pad;
     bool ok;
 
-    ring_init(&r, ringbuf, 64);
+    profile_ring_init(&r, ringbuf, 64);
     ok = put(&r, 40, 0) && rd(&r, 64, NULL).records == 1;
     ok = ok && put(&r, 24, 1) && r.prod == 64;
     d = rd(&r, 64, NULL);
@@ -140,16 +160,16 @@ static void test_pads(void)
     ok = ok && put(&r, 32, 3);
     memcpy(&pad, ringbuf + 40, sizeof(pad));
     tap_ok(ok && r.prod == 104 + 24 + 32 && pad == 24 && !ringbuf[42] &&
-           isrec(ringbuf, 32, 3) && ring_pending_bytes(&r) == 56,
+           isrec(ringbuf, 32, 3) && profile_ring_pending_bytes(&r) == 56,
            "a record past the end: a 24-byte pad, then the record at 0");
     d = rd(&r, 64, NULL);
     tap_ok(!d.rc && d.records == 1 && d.bytes == 32 && isrec(out, 32, 3) &&
-           !ring_pending_bytes(&r),
+           !profile_ring_pending_bytes(&r),
            "the pad is skipped, not returned");
 
     /* prod at offset 56: 24 pending, 40 free, but 40 + an 8 pad do not. */
     ok = put(&r, 16, 4) && put(&r, 8, 5) && !put(&r, 40, 6);
-    tap_ok(ok && r.lost == 1 && ring_pending_bytes(&r) == 24,
+    tap_ok(ok && r.lost == 1 && profile_ring_pending_bytes(&r) == 24,
            "a record that fits only without its pad is dropped");
     d = rd(&r, 64, NULL);
     ok = !d.rc && d.records == 2 && got(out, d.bytes, sz45, 2, 4);
@@ -185,7 +205,7 @@ static bool wrap_one(const struct wrap_case *c)
     struct rd d;
     bool ok = true;
 
-    ring_init(&r, ringbuf, c->size);
+    profile_ring_init(&r, ringbuf, c->size);
     for ( cycle = 0; ok && cycle <= WRAP_CYCLES; cycle++ )
     {
         for ( i = 0; cycle < WRAP_CYCLES && i < c->batch; i++, k++ )
@@ -198,8 +218,8 @@ static bool wrap_one(const struct wrap_case *c)
             }
         do {
             /* At most one pad is pending, shorter than a record. */
-            ok = ring_pending_bytes(&r) == r.prod - r.cons &&
-                 ring_pending_bytes(&r) - pend < RMAX;
+            ok = profile_ring_pending_bytes(&r) == r.prod - r.cons &&
+                 profile_ring_pending_bytes(&r) - pend < RMAX;
             d = rd(&r, c->space, NULL);
             ok = ok && !d.rc && d.records <= head - tail;
             for ( off = 0, i = 0; ok && i < d.records; i++, tail++ )
@@ -216,7 +236,7 @@ static bool wrap_one(const struct wrap_case *c)
              (unsigned long long)r.lost,
              (unsigned long long)(r.prod - recbytes));
 
-    return ok && head == tail && !ring_pending_bytes(&r) &&
+    return ok && head == tail && !profile_ring_pending_bytes(&r) &&
            r.prod > recbytes && r.written + r.lost == k &&
            r.written == head && r.read == r.written;
 }
@@ -252,12 +272,12 @@ static void test_full(void)
     for ( i = 0; i < ARRAY_SIZE(full_cases); i++ )
     {
         c = &full_cases[i];
-        ring_init(&r, ringbuf, c->size);
+        profile_ring_init(&r, ringbuf, c->size);
         for ( ok = true, j = 0; j < c->attempts; j++ )
             ok &= put(&r, c->rec, j) == (j < c->fits);
         tap_ok(ok && r.written == c->fits && r.lost == c->attempts - c->fits &&
                r.written + r.lost == c->attempts &&
-               ring_pending_bytes(&r) == c->fits * c->rec,
+               profile_ring_pending_bytes(&r) == c->fits * c->rec,
                "full ring %u, %u-byte records: %u of %u writes fail, lost "
                "counts them", c->size, c->rec, c->attempts - c->fits,
                c->attempts);
@@ -279,13 +299,13 @@ static void test_short(void)
     struct rd d;
     unsigned int i;
 
-    ring_init(&r, ringbuf, 256);
+    profile_ring_init(&r, ringbuf, 256);
     for ( i = 0; i < ARRAY_SIZE(sz); i++ )
         put(&r, sz[i], i);
 
     d = rd(&r, 15, NULL);
     tap_ok(d.rc == -ENOBUFS && !d.bytes && !d.records && !r.cons && !r.read &&
-           ring_pending_bytes(&r) == 120,
+           profile_ring_pending_bytes(&r) == 120,
            "a buffer smaller than the next record: -ENOBUFS, nothing read");
     d = rd(&r, 16 + 24 + 31, NULL);
     tap_ok(!d.rc && d.records == 2 && d.bytes == 40 &&
@@ -296,7 +316,7 @@ static void test_short(void)
            "then a 31-byte buffer for a 32-byte record: -ENOBUFS");
     d = rd(&r, 80, NULL);
     tap_ok(!d.rc && d.records == 3 && got(out, d.bytes, sz + 2, 3, 2) &&
-           r.read == 5 && !ring_pending_bytes(&r),
+           r.read == 5 && !profile_ring_pending_bytes(&r),
            "then the 3 others, exactly fitting");
 }
 
@@ -310,17 +330,17 @@ static void test_fault(void)
     struct rd d;
     int rc;
 
-    ring_init(&r, ringbuf, 256);
+    profile_ring_init(&r, ringbuf, 256);
     for ( i = 0; i < ARRAY_SIZE(sz); i++ )
         put(&r, sz[i], i);
 
-    rc = ring_read(&r, copy_fault, &f, sizeof(out), &peek, &bytes, &n);
+    rc = profile_ring_read(&r, copy_fault, &f, sizeof(out), &peek, &bytes, &n);
     tap_ok(rc == -EFAULT && n == 2 && bytes == 40 && peek == 40 &&
            !r.cons && !r.read,
            "peek, copy fails on the 3rd record: -EFAULT, peek stops at it");
 
     f.calls = 0;
-    rc = ring_read(&r, copy_fault, &f, sizeof(out), NULL, &bytes, &n);
+    rc = profile_ring_read(&r, copy_fault, &f, sizeof(out), NULL, &bytes, &n);
     tap_ok(rc == -EFAULT && n == 2 && bytes == 40 &&
            got(out, bytes, sz, 2, 0) && r.read == 2 && r.cons == 40,
            "copy fails on the 3rd record: -EFAULT, the first 2 consumed");
@@ -332,9 +352,9 @@ static void test_fault(void)
     put(&r, 8, 9);
     f.calls = 0;
     f.fail_at = 1;
-    rc = ring_read(&r, copy_fault, &f, sizeof(out), NULL, &bytes, &n);
+    rc = profile_ring_read(&r, copy_fault, &f, sizeof(out), NULL, &bytes, &n);
     tap_ok(rc == -EFAULT && !n && !bytes && r.read == 5 &&
-           ring_pending_bytes(&r) == 8,
+           profile_ring_pending_bytes(&r) == 8,
            "copy fails on the 1st record: -EFAULT, nothing consumed");
 }
 
@@ -349,7 +369,7 @@ static void test_peek(void)
     bool ok;
 
     /* Start at offset 208 of 256, so a pad precedes the 2nd record. */
-    ring_init(&r, ringbuf, 256);
+    profile_ring_init(&r, ringbuf, 256);
     for ( i = 0; i < 26; i++ )
         put(&r, 8, 100);
     rd(&r, sizeof(out), NULL);
@@ -383,7 +403,7 @@ static void test_peek(void)
     d = rd(&r, sizeof(out), NULL);
     tap_ok(ok && !d.rc && d.records == 5 && d.bytes == 120 &&
            got(first, 120, sz, 5, 0) && !memcmp(first, out, 120) &&
-           r.read == 31 && !ring_pending_bytes(&r),
+           r.read == 31 && !profile_ring_pending_bytes(&r),
            "peek again from 0, then a consuming read: the same records");
 }
 
@@ -406,7 +426,7 @@ static void test_peek_offsets(void)
 
     if ( !tap_ok(buf != NULL, "peek offsets: allocate a 256-byte ring") )
         return;
-    ring_init(&r, buf, 256);
+    profile_ring_init(&r, buf, 256);
     for ( i = 0; i < 26; i++ )
         put(&r, 8, 100);
     rd(&r, sizeof(out), NULL);
@@ -466,7 +486,7 @@ static void test_corrupt(void)
     for ( i = 0; i < ARRAY_SIZE(corrupt_cases); i++ )
     {
         c = &corrupt_cases[i];
-        ring_init(&r, ringbuf, 1024);
+        profile_ring_init(&r, ringbuf, 1024);
         put(&r, 24, 0);
         put(&r, 24, 1);
         put(&r, 24, 2);
@@ -484,6 +504,75 @@ static void test_corrupt(void)
     }
 }
 
+/* Is p a LOST record of count samples, of pCPU cpu at tsc? */
+static bool islost(const uint8_t *p, uint64_t count, unsigned int cpu,
+                   uint64_t tsc)
+{
+    struct profile_ring_lost want = {
+        .size = sizeof(want), .type = PROFILE_REC_LOST, .cpu = cpu,
+        .tsc = tsc, .count = count,
+    };
+
+    return !memcmp(p, &want, sizeof(want));
+}
+
+/* Commit a sample as the sample path does (tag as cpu 3, time tag). */
+static bool commit(struct profile_ring *r, unsigned int size, uint32_t tag)
+{
+    uint8_t rec[RMAX];
+
+    mkrec(rec, size, tag);
+    return profile_ring_commit(r, rec, size, 3, tag);
+}
+
+/*
+ * LOST records: samples dropped since the previous record are announced
+ * by one LOST record, with their count, ahead of the next sample that
+ * fits; a LOST record that does not fit drops that sample too; the last
+ * losses are announced at stop.  LOST records are not samples: written,
+ * read and pending count samples only.
+ */
+static void test_lost(void)
+{
+    struct profile_ring r;
+    struct rd d;
+    bool ok;
+
+    profile_ring_init(&r, ringbuf, 128);
+    ok = commit(&r, 64, 0) && commit(&r, 56, 1) && !commit(&r, 16, 2) &&
+         !commit(&r, 8, 3);
+    tap_ok(ok && r.written == 2 && r.lost == 2 && r.unreported == 2,
+           "lost: a full ring drops samples and counts them unreported");
+    d = rd(&r, sizeof(out), NULL);
+    ok = commit(&r, 16, 4);
+    d = rd(&r, sizeof(out), NULL);
+    tap_ok(ok && d.records == 2 && d.bytes == 32 + 16 &&
+           islost(out, 2, 3, 4) && isrec(out + 32, 16, 4) && !r.unreported &&
+           r.written == 3 && r.read == 3 && r.lost == 2,
+           "lost: the next sample comes after a LOST record of 2, which is "
+           "not counted as a sample");
+
+    /*
+     * 104 of 128 bytes used: a 16-byte sample would fit, but not the LOST
+     * record it must follow (a 24-byte pad, then 32 bytes).
+     */
+    profile_ring_init(&r, ringbuf, 128);
+    ok = commit(&r, 104, 5) && !commit(&r, 32, 6) && !commit(&r, 16, 7);
+    tap_ok(ok && r.lost == 2 && r.unreported == 2 && r.written == 1 &&
+           profile_ring_pending_bytes(&r) == 104,
+           "lost: no room for the LOST record: the sample is dropped too");
+    d = rd(&r, sizeof(out), NULL);
+    ok = d.records == 1 && profile_ring_write_lost(&r, 1, 99);
+    d = rd(&r, sizeof(out), NULL);
+    tap_ok(ok && d.records == 1 && islost(out, 2, 1, 99) && !r.unreported &&
+           r.written == r.read && profile_ring_write_lost(&r, 1, 100) &&
+           !profile_ring_pending_bytes(&r),
+           "lost: at stop the last losses get their LOST record; with "
+           "none lost, none is written");
+    tap_ok(r.written + r.lost == 3 && r.written == r.read,
+           "lost: written + lost == taken, written == read, in samples");
+}
+
 void test_ring(void)
 {
     test_round_trip();
@@ -495,4 +584,5 @@ void test_ring(void)
     test_peek();
     test_peek_offsets();
     test_corrupt();
+    test_lost();
 }

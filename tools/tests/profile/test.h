@@ -13,7 +13,7 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 
-/* A ring_copy_fn: memcpy() to ctx + off. */
+/* A profile_ring_copy_fn: memcpy() to ctx + off. */
 int test_copy(void *ctx, unsigned int off, const void *src, unsigned int len);
 
 void test_ring(void);

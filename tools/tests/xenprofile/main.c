@@ -6,6 +6,8 @@
 
 int main(void)
 {
+    test_abi();
+    test_lost_records();
     test_decode();
     test_data();
     test_datafile();

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * test.h: TAP output and helpers shared by the libxenprofile unit tests.
+ * test.h: helpers shared by the libxenprofile unit tests.
  */
 #ifndef XENPROFILE_TEST_H
 #define XENPROFILE_TEST_H
@@ -12,16 +12,7 @@
 
 #include "../../libs/profile/private.h"
 
-/* "ok N - desc" or "not ok N - desc"; returns cond. */
-bool tap_ok(bool cond, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-/* "ok N - desc # SKIP why". */
-void tap_skip(const char *why, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-/* "# msg" (a diagnostic line). */
-void tap_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Print the plan "1..N"; returns the exit status (0: all passed). */
-int tap_done(void);
+#include "tap.h"                    /* tools/tests/common */
 
 /* A record to encode; type 0 means XENPROF_REC_SAMPLE. */
 struct trec {
@@ -70,6 +61,8 @@ int data_folded(const struct xenprof_data *d, FILE *out, int include_guest,
                 char *err, size_t errlen);
 
 /* The suites. */
+void test_abi(void);
+void test_lost_records(void);
 void test_decode(void);
 void test_data(void);
 void test_datafile(void);

@@ -12,6 +12,7 @@
  * Memory: profile_cpus (a small struct per possible pCPU) is allocated at
  * the first start and kept, so that the lock-free sample path can never
  * see it freed; rings and scratch buffers exist from start to release.
+ * Validating a start request is request.c's.
  */
 #include <xen/cpu.h>
 #include <xen/cpumask.h>
@@ -23,11 +24,11 @@
 #include <xen/notifier.h>
 #include <xen/profile.h>
 #include <xen/sched.h>
+#include <xen/time.h>
 #include <xen/vmap.h>
 #include <xen/xmalloc.h>
 #include <asm/atomic.h>
 #include <asm/event.h>
-#include <asm/msr.h>
 
 #include "private.h"
 
@@ -40,129 +41,6 @@ static uint64_t start_tsc, stop_tsc;
 
 /* Largest read per call, to bound the time spent in one hypercall. */
 #define PROFILE_READ_MAX (1u << 20)
-
-/* Parse the pCPU mask: every bit must name an online pCPU. */
-static int get_cpumask(const struct xenctl_bitmap *map, cpumask_t *mask)
-{
-    unsigned int i, bit;
-    uint8_t bytes[64];
-
-    if ( !map->nr_bits )
-    {
-        cpumask_copy(mask, &cpu_online_map);
-        return 0;
-    }
-    if ( map->nr_bits > 8 * 65536 )
-        return -EINVAL;
-
-    cpumask_clear(mask);
-    for ( i = 0; i < DIV_ROUND_UP(map->nr_bits, 8); i += sizeof(bytes) )
-    {
-        unsigned int n = min_t(unsigned int, sizeof(bytes),
-                               DIV_ROUND_UP(map->nr_bits, 8) - i);
-
-        if ( copy_from_guest_offset(bytes, map->bitmap, i, n) )
-            return -EFAULT;
-        for ( bit = 0; bit < n * 8 && i * 8 + bit < map->nr_bits; bit++ )
-        {
-            unsigned int cpu = i * 8 + bit;
-
-            if ( !(bytes[bit / 8] & (1u << (bit % 8))) )
-                continue;
-            if ( cpu >= nr_cpu_ids || !cpu_online(cpu) )
-                return -EINVAL;
-            __cpumask_set_cpu(cpu, mask);
-        }
-    }
-
-    return cpumask_empty(mask) ? -EINVAL : 0;
-}
-
-/* Validate a start request into cfg (source not chosen yet). */
-static int get_config(const struct xen_profile_start *s,
-                      struct profile_config *cfg)
-{
-    if ( s->flags || s->nr_failed || s->source > XEN_PROFILE_SOURCE_PMU ||
-         s->event > XEN_PROFILE_EVENT_BRANCH_MISSES )
-        return -EINVAL;
-    if ( s->max_depth < 1 || s->max_depth > XEN_PROFILE_MAX_DEPTH )
-        return -EINVAL;
-    if ( s->ring_kib && (s->ring_kib < XEN_PROFILE_MIN_RING_KIB ||
-                         s->ring_kib > XEN_PROFILE_MAX_RING_KIB) )
-        return -EINVAL;
-    if ( !s->frequency == !s->period )
-        return -EINVAL;
-    /* A period is ns for the timer, events for the PMU: name the source. */
-    if ( s->period && s->source == XEN_PROFILE_SOURCE_AUTO )
-        return -EINVAL;
-
-    memset(cfg, 0, sizeof(*cfg));
-    cfg->source = s->source;
-    cfg->frequency = s->frequency;
-    cfg->period = s->period;
-    cfg->max_depth = s->max_depth;
-    cfg->ring_kib = s->ring_kib ?: XEN_PROFILE_DEFAULT_RING_KIB;
-    cfg->event = s->event;
-
-    return 0;
-}
-
-/*
- * Choose the source: the one asked for, or for auto the PMU when it can
- * run cfg, else the timer (unless a PMU event was asked for), recording
- * why in cfg->reason.
- */
-static const struct profile_source *pick_source(struct profile_config *cfg,
-                                                int *rc)
-{
-    const struct profile_source *pmu = arch_profile_pmu_source();
-    const struct profile_source *src = &profile_timer_source;
-    unsigned int why = XEN_PROFILE_REASON_NO_PMU_SRC;
-    bool busy;
-
-    cfg->reason = XEN_PROFILE_REASON_REQUESTED;
-    if ( cfg->source != XEN_PROFILE_SOURCE_TIMER && pmu )
-    {
-        why = XEN_PROFILE_REASON_NO_PMU;
-        *rc = pmu->check(cfg, &why);
-        if ( !*rc )
-        {
-            if ( cfg->source == XEN_PROFILE_SOURCE_AUTO )
-                cfg->reason = XEN_PROFILE_REASON_PMU_OK;
-            cfg->source = XEN_PROFILE_SOURCE_PMU;
-            return pmu;
-        }
-        if ( *rc == -EINVAL )
-            return NULL;
-    }
-    if ( cfg->source == XEN_PROFILE_SOURCE_PMU ||
-         (cfg->source == XEN_PROFILE_SOURCE_AUTO && cfg->event) )
-    {
-        /* The PMU was asked for, or an event only a PMU can count. */
-        cfg->reason = why;
-        busy = why == XEN_PROFILE_REASON_VPMU ||
-               why == XEN_PROFILE_REASON_XENOPROF ||
-               why == XEN_PROFILE_REASON_NMI_BUSY;
-        *rc = pmu && busy ? -EBUSY : -EOPNOTSUPP;
-        return NULL;
-    }
-    if ( cfg->source == XEN_PROFILE_SOURCE_AUTO )
-        cfg->reason = why;
-
-    cfg->source = XEN_PROFILE_SOURCE_TIMER;
-    if ( cfg->frequency )
-    {
-        if ( cfg->frequency > XEN_PROFILE_MAX_TIMER_HZ )
-        {
-            *rc = -EINVAL;
-            return NULL;
-        }
-        cfg->period = SECONDS(1) / cfg->frequency;
-    }
-    *rc = src->check(cfg, &why);
-
-    return *rc ? NULL : src;
-}
 
 static void free_ring(struct profile_cpu *pc)
 {
@@ -189,7 +67,7 @@ static int alloc_ring(unsigned int cpu, unsigned int kib)
         return -ENOMEM;
     }
     memset(buf, 0, PAGE_SIZE << order);
-    ring_init(&pc->ring, buf, PAGE_SIZE << order);
+    profile_ring_init(&pc->ring, buf, PAGE_SIZE << order);
     pc->ring_order = order;
     pc->cost_min = pc->cost_max = pc->cost_sum = pc->no_stack = 0;
     pc->flags = XEN_PROFILE_CPU_RING;
@@ -214,6 +92,8 @@ static void quiesce_cpu(unsigned int cpu)
     while ( read_atomic(&pc->in_sample) )
         cpu_relax();
     pc->flags &= ~XEN_PROFILE_CPU_SAMPLED;
+    /* The producer is quiescent: announce the samples it lost last. */
+    profile_ring_write_lost(&pc->ring, cpu, get_cycles());
 }
 
 static int start_cpu(unsigned int cpu)
@@ -313,7 +193,7 @@ static int start_sampling(const cpumask_t *mask, unsigned int *failed)
     profile_session = starting.cfg;
     source = starting.src;
     state = XEN_PROFILE_STATE_RUNNING;
-    start_tsc = rdtsc();
+    start_tsc = get_cycles();
     stop_tsc = 0;
     smp_wmb();
 
@@ -346,7 +226,7 @@ static int profile_start(struct xen_profile_start *op)
     unsigned int cpu, failed;
     int rc;
 
-    rc = get_config(op, &cfg);
+    rc = profile_get_config(op, &cfg);
     if ( rc )
         return rc;
 
@@ -360,7 +240,7 @@ static int profile_start(struct xen_profile_start *op)
         return -EBUSY;
     else
     {
-        const struct profile_source *src = pick_source(&cfg, &rc);
+        const struct profile_source *src = profile_pick_source(&cfg, &rc);
 
         op->reason = cfg.reason;
         if ( !src )
@@ -380,7 +260,7 @@ static int profile_start(struct xen_profile_start *op)
 
     if ( !get_cpu_maps() )
         return -ERESTART;
-    rc = get_cpumask(&op->cpumap, &mask);
+    rc = profile_get_cpumask(&op->cpumap, &mask);
     if ( state == XEN_PROFILE_STATE_IDLE )
     {
         if ( !rc && !within_cap(cpumask_weight(&mask), cfg.ring_kib) )
@@ -448,7 +328,7 @@ static int profile_stop(void)
     for ( cpu = 0; cpu < nr_cpu_ids; cpu++ )
         quiesce_cpu(cpu);
     state = XEN_PROFILE_STATE_STOPPED;
-    stop_tsc = rdtsc();
+    stop_tsc = get_cycles();
 
     put_cpu_maps();
     return 0;
@@ -486,7 +366,7 @@ static void cpu_status(unsigned int cpu, struct xen_profile_cpu *e)
     e->lost = ACCESS_ONCE(r->lost);
     e->taken = ACCESS_ONCE(r->written) + e->lost;
     e->pending = e->taken - e->lost - e->read;
-    e->pending_bytes = ring_pending_bytes(r);
+    e->pending_bytes = profile_ring_pending_bytes(r);
     e->cost_min = pc->cost_min;
     e->cost_max = pc->cost_max;
     e->cost_sum = pc->cost_sum;
@@ -558,12 +438,12 @@ static int profile_read(struct xen_profile_read *op)
     if ( !(pc->flags & XEN_PROFILE_CPU_RING) )
         return -EINVAL;
 
-    rc = ring_read(&pc->ring, copy_record, &op->buffer,
-                   min(op->size, PROFILE_READ_MAX), peek ? &op->offset : NULL,
-                   &bytes, &records);
+    rc = profile_ring_read(&pc->ring, copy_record, &op->buffer,
+                           min(op->size, PROFILE_READ_MAX),
+                           peek ? &op->offset : NULL, &bytes, &records);
     op->bytes = bytes;
     op->records = records;
-    pending = ring_pending_bytes(&pc->ring);
+    pending = profile_ring_pending_bytes(&pc->ring);
     /* op->offset is where this peek ended, or as given when refused. */
     op->pending_bytes = !peek ? pending
                               : op->offset <= pending ? pending - op->offset
@@ -645,6 +525,17 @@ static struct notifier_block cpu_nfb = {
 
 static int __init cf_check profile_init(void)
 {
+    /* The ring tells LOST records from samples by the public type. */
+    BUILD_BUG_ON(PROFILE_REC_LOST != XEN_PROFILE_REC_LOST);
+    BUILD_BUG_ON(PROFILE_REC_PAD == XEN_PROFILE_REC_SAMPLE);
+    BUILD_BUG_ON(sizeof(struct profile_ring_lost) !=
+                 sizeof(struct xen_profile_lost));
+    BUILD_BUG_ON(offsetof(struct profile_ring_lost, cpu) !=
+                 offsetof(struct xen_profile_lost, hdr.cpu));
+    BUILD_BUG_ON(offsetof(struct profile_ring_lost, tsc) !=
+                 offsetof(struct xen_profile_lost, hdr.tsc));
+    BUILD_BUG_ON(offsetof(struct profile_ring_lost, count) !=
+                 offsetof(struct xen_profile_lost, count));
     register_cpu_notifier(&cpu_nfb);
     return 0;
 }

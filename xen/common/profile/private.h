@@ -11,10 +11,12 @@
 #ifndef __COMMON_PROFILE_PRIVATE_H__
 #define __COMMON_PROFILE_PRIVATE_H__
 
+#include <xen/cpumask.h>
 #include <xen/spinlock.h>
 #include <xen/timer.h>
 #include <xen/types.h>
 #include <xen/profile.h>
+#include <xen/profile-source.h>
 #include <public/profilectl.h>
 
 #include "ring.h"
@@ -31,6 +33,7 @@ struct profile_cpu {
     bool in_sample;                 /* the sample path is running */
     uint64_t cost_min, cost_max, cost_sum;  /* TSC ticks per sample */
     uint64_t no_stack;              /* samples flagged F_NO_STACK */
+    uint64_t t0;                    /* cycles when this sample began */
     struct timer timer;             /* timer source */
     s_time_t next;                  /* timer source: next sample due */
     uint64_t *scratch;              /* the record in making */
@@ -42,5 +45,12 @@ extern const struct profile_source profile_timer_source;
 
 /* XEN_PROFILE_OP_symbols */
 int profile_symbols(struct xen_profile_symbols *op);
+
+/* A start request (request.c): the pCPUs, validated, and its source. */
+int profile_get_cpumask(const struct xenctl_bitmap *map, cpumask_t *mask);
+int profile_get_config(const struct xen_profile_start *s,
+                       struct profile_config *cfg);
+const struct profile_source *profile_pick_source(struct profile_config *cfg,
+                                                 int *rc);
 
 #endif /* __COMMON_PROFILE_PRIVATE_H__ */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * ring.c: the per-pCPU sample ring (see ring.h for the protocol).
+ * ring.c: the per-pCPU sample ring, profile_ring_* (see ring.h for the
+ * protocol).
  *
  * This file includes nothing but the ring and the barrier primitives, so
  * that tools/tests/profile builds it unchanged in userspace.
@@ -27,14 +28,15 @@ static unsigned int rec_type(const struct profile_ring *r, unsigned int off)
     return r->buf[off + 2];
 }
 
-void ring_init(struct profile_ring *r, void *buf, unsigned int size)
+void profile_ring_init(struct profile_ring *r, void *buf, unsigned int size)
 {
     memset(r, 0, sizeof(*r));
     r->buf = buf;
     r->size = size;
 }
 
-bool ring_write(struct profile_ring *r, const void *rec, unsigned int size)
+bool profile_ring_write(struct profile_ring *r, const void *rec,
+                        unsigned int size)
 {
     uint64_t prod = r->prod;
     uint64_t cons = read_atomic(&r->cons);
@@ -43,10 +45,7 @@ bool ring_write(struct profile_ring *r, const void *rec, unsigned int size)
     unsigned int need = size <= tail ? size : tail + size;
 
     if ( prod + need - cons > r->size )
-    {
-        r->lost++;
         return false;
-    }
 
     if ( size > tail )
     {
@@ -63,7 +62,8 @@ bool ring_write(struct profile_ring *r, const void *rec, unsigned int size)
     /* The record must be visible before the consumer can see prod move. */
     smp_wmb();
     write_atomic(&r->prod, prod + size);
-    r->written++;
+    if ( rec_type(r, off) != PROFILE_REC_LOST )
+        r->written++;
 
     return true;
 }
@@ -101,18 +101,48 @@ static bool at_boundary(const struct profile_ring *r, uint64_t cons,
     return cons == pos;
 }
 
-void ring_drop(struct profile_ring *r)
+void profile_ring_drop(struct profile_ring *r)
 {
     r->lost++;
+    r->unreported++;
 }
 
-int ring_read(struct profile_ring *r, ring_copy_fn *copy, void *ctx,
-              unsigned int space, uint64_t *peek, unsigned int *bytes,
-              unsigned int *records)
+bool profile_ring_write_lost(struct profile_ring *r, unsigned int cpu,
+                             uint64_t tsc)
+{
+    struct profile_ring_lost lost = {
+        .size = sizeof(lost),
+        .type = PROFILE_REC_LOST,
+        .cpu = cpu,
+        .tsc = tsc,
+        .count = r->unreported,
+    };
+
+    if ( !r->unreported )
+        return true;
+    if ( !profile_ring_write(r, &lost, sizeof(lost)) )
+        return false;
+    r->unreported = 0;
+    return true;
+}
+
+bool profile_ring_commit(struct profile_ring *r, const void *rec,
+                         unsigned int size, unsigned int cpu, uint64_t tsc)
+{
+    if ( profile_ring_write_lost(r, cpu, tsc) &&
+         profile_ring_write(r, rec, size) )
+        return true;
+    profile_ring_drop(r);
+    return false;
+}
+
+int profile_ring_read(struct profile_ring *r, profile_ring_copy_fn *copy,
+                      void *ctx, unsigned int space, uint64_t *peek,
+                      unsigned int *bytes, unsigned int *records)
 {
     uint64_t cons = r->cons;
     uint64_t prod = read_atomic(&r->prod);
-    unsigned int done = 0, n = 0;
+    unsigned int done = 0, n = 0, samples = 0;
     int rc = 0;
 
     *bytes = *records = 0;
@@ -149,6 +179,7 @@ int ring_read(struct profile_ring *r, ring_copy_fn *copy, void *ctx,
                 break;
             done += size;
             n++;
+            samples += rec_type(r, off) != PROFILE_REC_LOST;
         }
         cons += size;
     }
@@ -165,12 +196,12 @@ int ring_read(struct profile_ring *r, ring_copy_fn *copy, void *ctx,
     /* Finish reading the records before their space can be reused. */
     smp_mb();
     write_atomic(&r->cons, cons);
-    r->read += n;
+    r->read += samples;
 
     return rc;
 }
 
-uint64_t ring_pending_bytes(const struct profile_ring *r)
+uint64_t profile_ring_pending_bytes(const struct profile_ring *r)
 {
     return read_atomic(&r->prod) - read_atomic(&r->cons);
 }

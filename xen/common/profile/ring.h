@@ -12,48 +12,85 @@
  *     smp_mb() before it publishes cons and so frees their space.
  * Records are 8-byte aligned and never wrap around the end of the buffer:
  * a record that does not fit before the end is preceded by a pad record
- * that fills the rest of the buffer.  A full ring drops the new record
- * and counts it in lost, so that, once the producer is quiescent,
+ * that fills the rest of the buffer.  A sample the ring has no room for
+ * is dropped and counted in lost (profile_ring_drop()), and LOST records,
+ * which carry such counts, are not samples: written and read count the
+ * other records only, so that, once the producer is quiescent,
  *   written + lost == taken  and  written == read + pending
- * hold exactly.
+ * hold exactly in samples.
  */
 #ifndef __COMMON_PROFILE_RING_H__
 #define __COMMON_PROFILE_RING_H__
 
 #include <xen/types.h>
 
-#define PROFILE_REC_PAD 0           /* record type of padding */
+#define PROFILE_REC_PAD  0          /* record type of padding */
+#define PROFILE_REC_LOST 2          /* XEN_PROFILE_REC_LOST: not a sample */
 
 struct profile_ring {
     uint8_t *buf;                   /* size bytes */
     unsigned int size;              /* a power of 2, >= 2 * max record */
     uint64_t prod;                  /* bytes produced (producer writes) */
     uint64_t cons;                  /* bytes consumed (consumer writes) */
-    uint64_t written;               /* records written (producer) */
-    uint64_t lost;                  /* records dropped (producer) */
-    uint64_t read;                  /* records read (consumer) */
+    uint64_t written;               /* samples written (producer) */
+    uint64_t lost;                  /* samples dropped (producer) */
+    uint64_t read;                  /* samples read (consumer) */
+    uint64_t unreported;            /* lost since the last LOST record */
     uint64_t peek_pos;              /* where the last peek ended (consumer) */
+};
+
+/*
+ * A LOST record: struct xen_profile_lost of public/profilectl.h, which
+ * control.c checks it against (type PROFILE_REC_LOST, the other header
+ * fields zero).
+ */
+struct profile_ring_lost {
+    uint16_t size;
+    uint8_t type;
+    uint8_t flags;
+    uint16_t domid, vcpu, cpu;
+    uint8_t mode, nr_frames;
+    uint32_t pad;
+    uint64_t tsc;
+    uint64_t count;
 };
 
 /*
  * Copy len bytes of a record to offset off of the consumer's buffer.
  * Returns 0 or -EFAULT.
  */
-typedef int ring_copy_fn(void *ctx, unsigned int off, const void *src,
+typedef int profile_ring_copy_fn(void *ctx, unsigned int off, const void *src,
                          unsigned int len);
 
 /* Make r an empty ring over buf (size a power of 2). */
-void ring_init(struct profile_ring *r, void *buf, unsigned int size);
+void profile_ring_init(struct profile_ring *r, void *buf, unsigned int size);
 
 /*
  * Producer: append a record of size bytes (a multiple of 8, at least 8,
- * first 16 bits its size, third byte its type).  Returns false, counting
- * the record as lost, when the ring has no room for it.
+ * first 16 bits its size, third byte its type).  Returns false when the
+ * ring has no room for it (nothing is written, nothing counted).
  */
-bool ring_write(struct profile_ring *r, const void *rec, unsigned int size);
+bool profile_ring_write(struct profile_ring *r, const void *rec,
+                        unsigned int size);
 
-/* Producer: count a record as lost without offering it. */
-void ring_drop(struct profile_ring *r);
+/* Producer: count a sample as lost (and as not reported yet). */
+void profile_ring_drop(struct profile_ring *r);
+
+/*
+ * Producer: if samples were lost since the last LOST record, write one
+ * for them (pCPU cpu, time tsc).  Returns false when it does not fit.
+ */
+bool profile_ring_write_lost(struct profile_ring *r, unsigned int cpu,
+                             uint64_t tsc);
+
+/*
+ * Producer: append a sample of size bytes taken on cpu at tsc, after the
+ * LOST record its predecessors' losses call for; when either does not
+ * fit, the sample is dropped (profile_ring_drop()).  Returns whether the
+ * sample was written.
+ */
+bool profile_ring_commit(struct profile_ring *r, const void *rec,
+                         unsigned int size, unsigned int cpu, uint64_t tsc);
 
 /*
  * Consumer: copy whole records, up to space bytes, with copy(), starting
@@ -66,11 +103,11 @@ void ring_drop(struct profile_ring *r);
  * starts (nothing is read then).  -EIO, a ring that does not lead to a
  * sane record, cannot happen but for memory corruption.
  */
-int ring_read(struct profile_ring *r, ring_copy_fn *copy, void *ctx,
-              unsigned int space, uint64_t *peek, unsigned int *bytes,
-              unsigned int *records);
+int profile_ring_read(struct profile_ring *r, profile_ring_copy_fn *copy,
+                      void *ctx, unsigned int space, uint64_t *peek,
+                      unsigned int *bytes, unsigned int *records);
 
 /* Bytes produced and not yet consumed. */
-uint64_t ring_pending_bytes(const struct profile_ring *r);
+uint64_t profile_ring_pending_bytes(const struct profile_ring *r);
 
 #endif /* __COMMON_PROFILE_RING_H__ */

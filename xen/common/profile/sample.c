@@ -1,20 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * sample.c: the sample path, common to all sources.
+ * sample.c: the common end of the sample path, where a source's record
+ * is committed to this pCPU's ring (xen/profile-source.h).
  *
  * Runs in IRQ (timer source) or NMI (PMU source) context on the sampled
  * pCPU: it takes no lock, never allocates, never prints and touches only
- * this pCPU's struct profile_cpu.  The record is built in a scratch
- * buffer and then copied into the ring whole, so that a full ring drops
- * exactly this sample and counts it.
+ * this pCPU's struct profile_cpu.  The source builds the record in the
+ * pCPU's scratch buffer, which is then copied into the ring whole, so that
+ * a full ring drops exactly this sample and counts it.  Samples dropped
+ * since the pCPU's previous record are announced by a LOST record ahead
+ * of its next one (ring.c).
  */
 #include <xen/lib.h>
 #include <xen/smp.h>
+#include <xen/time.h>
 #include <asm/atomic.h>
-#include <asm/msr.h>
 #include <asm/system.h>
 
 #include "private.h"
+
+/* The pCPU state of a sample in progress on this pCPU. */
+static struct profile_cpu *this_sample(void)
+{
+    return &profile_cpus[smp_processor_id()];
+}
 
 /*
  * Announce a sample on this pCPU before testing sampling: the stopping
@@ -47,23 +56,28 @@ static void sample_end(struct profile_cpu *pc)
     write_atomic(&pc->in_sample, false);
 }
 
-void profile_sample(const struct cpu_user_regs *regs)
+struct xen_profile_record *profile_sample_begin(unsigned int *max_depth)
 {
-    uint64_t t0 = rdtsc(), cost;
+    uint64_t t0 = get_cycles();
     struct profile_cpu *pc = sample_begin();
-    struct xen_profile_record *rec;
-    unsigned int size;
 
     if ( !pc )
-        return;
+        return NULL;
+    pc->t0 = t0;
+    *max_depth = profile_session.max_depth;
+    return (void *)pc->scratch;
+}
 
-    rec = (void *)pc->scratch;
-    size = arch_profile_record(rec, regs, profile_session.max_depth);
-    ring_write(&pc->ring, rec, size);
+void profile_sample_commit(struct xen_profile_record *rec)
+{
+    struct profile_cpu *pc = this_sample();
+    uint64_t cost;
+
+    profile_ring_commit(&pc->ring, rec, rec->size, rec->cpu, rec->tsc);
     if ( rec->flags & XEN_PROFILE_F_NO_STACK )
         pc->no_stack++;
 
-    cost = rdtsc() - t0;
+    cost = get_cycles() - pc->t0;
     if ( !pc->cost_min || cost < pc->cost_min )
         pc->cost_min = cost;
     if ( cost > pc->cost_max )
@@ -79,7 +93,7 @@ void profile_sample_lost(void)
 
     if ( !pc )
         return;
-    ring_drop(&pc->ring);
+    profile_ring_drop(&pc->ring);
     sample_end(pc);
 }
 

@@ -9,6 +9,9 @@
  * only ever show the timer code.  The softirq callback merely re-arms the
  * timer.
  *
+ * The architecture's timer interrupt hook, profile_timer_interrupt(), asks
+ * profile_timer_due() and takes the sample itself.
+ *
  * Skid: the interrupt is delivered only where interrupts are enabled, so
  * time spent with IRQs off is charged to the place where they are enabled
  * again (typically local_irq_enable(), spin_unlock_irq*() or the return to
@@ -17,7 +20,6 @@
 #include <xen/errno.h>
 #include <xen/lib.h>
 #include <xen/percpu.h>
-#include <xen/irq.h>
 #include <xen/profile.h>
 #include <xen/sched.h>
 #include <xen/time.h>
@@ -33,25 +35,24 @@
 
 static DEFINE_PER_CPU(bool, timer_sampling);
 
-void profile_timer_interrupt(void)
+bool profile_timer_due(void)
 {
     struct profile_cpu *pc;
     s_time_t now;
 
     if ( likely(!this_cpu(timer_sampling)) )
-        return;
+        return false;
 
     pc = &profile_cpus[smp_processor_id()];
     now = NOW();
     if ( now + PROFILE_TIMER_SLOP < pc->next )
-        return;
+        return false;
 
     pc->next += profile_session.period;
     if ( pc->next <= now )      /* Interrupts were off for a long time. */
         pc->next = now + profile_session.period;
 
-    /* The interrupted context, as do_IRQ() recorded it. */
-    profile_sample(get_irq_regs());
+    return true;
 }
 
 static void cf_check timer_fn(void *data)

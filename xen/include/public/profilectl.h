@@ -267,7 +267,8 @@ typedef struct xen_sysctl_profile_op xen_sysctl_profile_op_t;
  */
 #define XEN_PROFILE_RECORD_VERSION    1
 
-#define XEN_PROFILE_REC_SAMPLE        1
+#define XEN_PROFILE_REC_SAMPLE        1 /* struct xen_profile_record */
+#define XEN_PROFILE_REC_LOST          2 /* struct xen_profile_lost */
 
 /* Where the sampled pCPU was (xen_profile_record.mode). */
 #define XEN_PROFILE_MODE_XEN          0 /* hypervisor: ip[] is Xen's stack */
@@ -303,6 +304,21 @@ struct xen_profile_record {
      */
 };
 typedef struct xen_profile_record xen_profile_record_t;
+
+/*
+ * XEN_PROFILE_REC_LOST: samples of pCPU cpu dropped (its ring was full)
+ * since its previous record in the stream.  Written ahead of the pCPU's
+ * next record that fits, and at stop for the samples lost last; tsc is
+ * when it was written.  The per-pCPU lost counters stay the exact total:
+ * these records tell when samples were lost.  hdr.size is 32, hdr.flags,
+ * domid, vcpu, mode and nr_frames are zero.  A reader of record version 1
+ * that does not know the type skips it.
+ */
+struct xen_profile_lost {
+    struct xen_profile_record hdr;
+    uint64_aligned_t count;     /* samples lost */
+};
+typedef struct xen_profile_lost xen_profile_lost_t;
 
 #define XEN_PROFILE_MAX_RECORD \
     (sizeof(struct xen_profile_record) + 8 * (1 + XEN_PROFILE_MAX_DEPTH))

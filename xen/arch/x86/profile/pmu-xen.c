@@ -21,6 +21,7 @@
 #include <xen/lib.h>
 #include <xen/percpu.h>
 #include <xen/profile.h>
+#include <xen/profile-source.h>
 #include <xen/smp.h>
 #include <xen/time.h>
 #include <xen/pmu-owner.h>
@@ -32,6 +33,7 @@
 #include <public/pmu.h>
 
 #include "pmu.h"
+#include "sample.h"
 
 #define PMU_MAX_HZ         10000
 #define PMU_PROBE_PERIOD   10000
@@ -118,7 +120,7 @@ unsigned int profile_pmu_nmi(const struct cpu_user_regs *regs,
         else if ( slot_held )
             profile_sample_lost();
         else
-            profile_sample(regs);
+            x86_profile_sample(regs);
         break;
     }
 

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * sample.c: build a sample record from an interrupted x86 context.
+ * sample.c: take a sample of an interrupted x86 context: build its record
+ * and commit it to the common code (xen/profile-source.h), for the timer
+ * interrupt hook and the PMU source (pmu-xen.c).
  *
  * Runs in IRQ or NMI context on the sampled pCPU: no lock, no fault, no
  * printk.  Xen context: the interrupted rip, then the frame-pointer walk
@@ -11,7 +13,9 @@
  * vCPU and mode only; guest memory is never read.
  */
 #include <xen/lib.h>
+#include <xen/irq.h>
 #include <xen/profile.h>
+#include <xen/profile-source.h>
 #include <xen/rcupdate.h>
 #include <xen/sched.h>
 #include <xen/smp.h>
@@ -31,6 +35,7 @@
 #endif
 #include <public/profilectl.h>
 
+#include "sample.h"
 #include "unwind.h"
 
 #ifdef CONFIG_PV
@@ -159,9 +164,14 @@ static bool guest_context(const struct vcpu *v,
     return true;
 }
 
-unsigned int arch_profile_record(struct xen_profile_record *rec,
-                                 const struct cpu_user_regs *regs,
-                                 unsigned int max_depth)
+/*
+ * Fill rec from the interrupted context regs of this pCPU: domain, vCPU,
+ * mode, the interrupted IP and, in Xen context, up to max_depth return
+ * addresses.
+ */
+static void build_record(struct xen_profile_record *rec,
+                         const struct cpu_user_regs *regs,
+                         unsigned int max_depth)
 {
     const struct vcpu *v = current;
     uint64_t *ip = (uint64_t *)(rec + 1);
@@ -193,8 +203,24 @@ unsigned int arch_profile_record(struct xen_profile_record *rec,
     rec->nr_frames = n;
     rec->pad = 0;
     rec->tsc = rdtsc();
+}
 
-    return rec->size;
+void x86_profile_sample(const struct cpu_user_regs *regs)
+{
+    unsigned int max_depth;
+    struct xen_profile_record *rec = profile_sample_begin(&max_depth);
+
+    if ( !rec )
+        return;
+    build_record(rec, regs, max_depth);
+    profile_sample_commit(rec);
+}
+
+void profile_timer_interrupt(void)
+{
+    /* The interrupted context, as do_IRQ() recorded it. */
+    if ( profile_timer_due() )
+        x86_profile_sample(get_irq_regs());
 }
 
 /*

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * tap.c: TAP output (Test Anything Protocol) for the unit tests.  The plan
- * line comes last, once the number of checks is known.
+ * tap.c: TAP output (Test Anything Protocol) for the C unit test suites
+ * under tools/tests (tap.h).  The plan line comes last, once the number
+ * of checks is known.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "test.h"
+#include "tap.h"
 
 static unsigned int tap_n, tap_failed;
 

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * request.c: a start request of XEN_SYSCTL_profile_op, validated whole
+ * before anything changes: its pCPU mask, its configuration, and the
+ * source that will run it (control.c starts the session).
+ */
+#include <xen/cpumask.h>
+#include <xen/errno.h>
+#include <xen/guest_access.h>
+#include <xen/lib.h>
+#include <xen/time.h>
+
+#include "private.h"
+
+/* Parse the pCPU mask: every bit must name an online pCPU. */
+int profile_get_cpumask(const struct xenctl_bitmap *map, cpumask_t *mask)
+{
+    unsigned int i, bit;
+    uint8_t bytes[64];
+
+    if ( !map->nr_bits )
+    {
+        cpumask_copy(mask, &cpu_online_map);
+        return 0;
+    }
+    if ( map->nr_bits > 8 * 65536 )
+        return -EINVAL;
+
+    cpumask_clear(mask);
+    for ( i = 0; i < DIV_ROUND_UP(map->nr_bits, 8); i += sizeof(bytes) )
+    {
+        unsigned int n = min_t(unsigned int, sizeof(bytes),
+                               DIV_ROUND_UP(map->nr_bits, 8) - i);
+
+        if ( copy_from_guest_offset(bytes, map->bitmap, i, n) )
+            return -EFAULT;
+        for ( bit = 0; bit < n * 8 && i * 8 + bit < map->nr_bits; bit++ )
+        {
+            unsigned int cpu = i * 8 + bit;
+
+            if ( !(bytes[bit / 8] & (1u << (bit % 8))) )
+                continue;
+            if ( cpu >= nr_cpu_ids || !cpu_online(cpu) )
+                return -EINVAL;
+            __cpumask_set_cpu(cpu, mask);
+        }
+    }
+
+    return cpumask_empty(mask) ? -EINVAL : 0;
+}
+
+/* Validate a start request into cfg (source not chosen yet). */
+int profile_get_config(const struct xen_profile_start *s,
+                       struct profile_config *cfg)
+{
+    if ( s->flags || s->nr_failed || s->source > XEN_PROFILE_SOURCE_PMU ||
+         s->event > XEN_PROFILE_EVENT_BRANCH_MISSES )
+        return -EINVAL;
+    if ( s->max_depth < 1 || s->max_depth > XEN_PROFILE_MAX_DEPTH )
+        return -EINVAL;
+    if ( s->ring_kib && (s->ring_kib < XEN_PROFILE_MIN_RING_KIB ||
+                         s->ring_kib > XEN_PROFILE_MAX_RING_KIB) )
+        return -EINVAL;
+    if ( !s->frequency == !s->period )
+        return -EINVAL;
+    /* A period is ns for the timer, events for the PMU: name the source. */
+    if ( s->period && s->source == XEN_PROFILE_SOURCE_AUTO )
+        return -EINVAL;
+
+    memset(cfg, 0, sizeof(*cfg));
+    cfg->source = s->source;
+    cfg->frequency = s->frequency;
+    cfg->period = s->period;
+    cfg->max_depth = s->max_depth;
+    cfg->ring_kib = s->ring_kib ?: XEN_PROFILE_DEFAULT_RING_KIB;
+    cfg->event = s->event;
+
+    return 0;
+}
+
+/*
+ * Choose the source: the one asked for, or for auto the PMU when it can
+ * run cfg, else the timer (unless a PMU event was asked for), recording
+ * why in cfg->reason.
+ */
+const struct profile_source *profile_pick_source(struct profile_config *cfg,
+                                                 int *rc)
+{
+    const struct profile_source *pmu = arch_profile_pmu_source();
+    const struct profile_source *src = &profile_timer_source;
+    unsigned int why = XEN_PROFILE_REASON_NO_PMU_SRC;
+    bool busy;
+
+    cfg->reason = XEN_PROFILE_REASON_REQUESTED;
+    if ( cfg->source != XEN_PROFILE_SOURCE_TIMER && pmu )
+    {
+        why = XEN_PROFILE_REASON_NO_PMU;
+        *rc = pmu->check(cfg, &why);
+        if ( !*rc )
+        {
+            if ( cfg->source == XEN_PROFILE_SOURCE_AUTO )
+                cfg->reason = XEN_PROFILE_REASON_PMU_OK;
+            cfg->source = XEN_PROFILE_SOURCE_PMU;
+            return pmu;
+        }
+        if ( *rc == -EINVAL )
+            return NULL;
+    }
+    if ( cfg->source == XEN_PROFILE_SOURCE_PMU ||
+         (cfg->source == XEN_PROFILE_SOURCE_AUTO && cfg->event) )
+    {
+        /* The PMU was asked for, or an event only a PMU can count. */
+        cfg->reason = why;
+        busy = why == XEN_PROFILE_REASON_VPMU ||
+               why == XEN_PROFILE_REASON_XENOPROF ||
+               why == XEN_PROFILE_REASON_NMI_BUSY;
+        *rc = pmu && busy ? -EBUSY : -EOPNOTSUPP;
+        return NULL;
+    }
+    if ( cfg->source == XEN_PROFILE_SOURCE_AUTO )
+        cfg->reason = why;
+
+    cfg->source = XEN_PROFILE_SOURCE_TIMER;
+    if ( cfg->frequency )
+    {
+        if ( cfg->frequency > XEN_PROFILE_MAX_TIMER_HZ )
+        {
+            *rc = -EINVAL;
+            return NULL;
+        }
+        cfg->period = SECONDS(1) / cfg->frequency;
+    }
+    *rc = src->check(cfg, &why);
+
+    return *rc ? NULL : src;
+}
+
+/*
+ * Local variables:
+ * mode: C
+ * c-file-style: "BSD"
+ * c-basic-offset: 4
+ * tab-width: 4
+ * indent-tabs-mode: nil
+ * End:
+ */

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * profile-source.h: the interface between the profiler's common code
+ * (xen/common/profile/) and its sample sources: the timer source (common)
+ * and the architecture's PMU source and record builder.
+ *
+ * The sample path goes one way, from the architecture to the common code:
+ * an interrupt of a source (arch) asks for the record buffer
+ * (profile_sample_begin()), fills it from the interrupted context, and
+ * hands it to profile_sample_commit(), which writes it into this pCPU's
+ * ring.  The common code never calls back into the architecture while a
+ * sample is taken.
+ */
+#ifndef __XEN_PROFILE_SOURCE_H__
+#define __XEN_PROFILE_SOURCE_H__
+
+#include <xen/types.h>
+
+struct xen_profile_record;
+
+/* A validated start request. */
+struct profile_config {
+    unsigned int source;            /* XEN_PROFILE_SOURCE_TIMER / _PMU */
+    unsigned int reason;            /* XEN_PROFILE_REASON_* */
+    unsigned int frequency;         /* Hz as asked, 0 if period given */
+    uint64_t period;                /* ns (timer) / events (pmu) */
+    unsigned int max_depth;         /* 1..XEN_PROFILE_MAX_DEPTH */
+    unsigned int ring_kib;
+    unsigned int event;
+};
+
+/*
+ * A sample source.  start() and stop() run in the sysctl or the CPU
+ * notifier, IRQs on, the CPU maps held, for one pCPU at a time.
+ */
+struct profile_source {
+    unsigned int id;                /* XEN_PROFILE_SOURCE_* */
+    /*
+     * Can this host run cfg?  0, or -EOPNOTSUPP / -EBUSY (with *reason, a
+     * XEN_PROFILE_REASON_*, saying why) / -EINVAL.
+     */
+    int (*check)(const struct profile_config *cfg, unsigned int *reason);
+    /* Start sampling cpu into its ring.  0 or -errno. */
+    int (*start)(const struct profile_config *cfg, unsigned int cpu);
+    /*
+     * Stop sampling cpu.  A sample may still be in progress on return:
+     * the caller waits for it before freeing anything.
+     */
+    void (*stop)(unsigned int cpu);
+};
+
+/*
+ * The sample path, in IRQ or NMI context on the sampled pCPU (common).
+ *
+ * profile_sample_begin(): NULL when this pCPU is not sampling; else the
+ * record buffer (XEN_PROFILE_MAX_RECORD bytes) to fill, with *max_depth
+ * the Xen frames the record may hold after the interrupted IP; then
+ * profile_sample_commit() must follow, with the buffer filled (rec->size
+ * set).  A full ring drops the record and counts it.
+ */
+struct xen_profile_record *profile_sample_begin(unsigned int *max_depth);
+void profile_sample_commit(struct xen_profile_record *rec);
+/* Count one sample of this pCPU as lost, without taking it. */
+void profile_sample_lost(void);
+
+/*
+ * The timer source, from the timer interrupt hook: is a sample of this
+ * pCPU due now?  Then the architecture takes it.
+ */
+bool profile_timer_due(void);
+
+/* The PMU source of this architecture, or NULL when it has none. */
+const struct profile_source *arch_profile_pmu_source(void);
+
+/*
+ * Before a session starts sampling (sysctl context): let the architecture
+ * prepare what its sample path reads, e.g. where stack walks end.
+ */
+void arch_profile_prepare(void);
+
+#endif /* __XEN_PROFILE_SOURCE_H__ */
+
+/*
+ * Local variables:
+ * mode: C
+ * c-file-style: "BSD"
+ * c-basic-offset: 4
+ * tab-width: 4
+ * indent-tabs-mode: nil
+ * End:
+ */
