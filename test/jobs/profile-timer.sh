@@ -25,7 +25,7 @@ one_line_error() {
     diag "$(cat err.txt)"
 }
 
-plan 55
+plan 57
 xl profile discard >/dev/null 2>&1    # a leftover of an aborted run
 check "status says idle" sh -c 'xl profile status | grep -q "^state *: idle"'
 check "stop when idle fails, saying so" \
@@ -213,6 +213,20 @@ check "the samples stay in Xen ($kept pending, state stopped)" \
 saved=$(sed -n 's/^\([0-9]*\) samples.*/\1/p' stop-retry.txt)
 check "stop run again saves them all ($saved of $kept)" \
     sh -c "[ $retryrc -eq 0 ] && [ '${saved:-0}' -eq $kept ] && [ -s retry.data ]"
+
+# A ring too small for the session: samples are lost, counted exactly,
+# and the record stream says when (LOST records, in the script output).
+xl profile start -F 1000 -b 16 > /dev/null && sleep 2
+xl profile stop --data small.data > stop-small.txt 2>&1
+xl profile report -i small.data --script > small-script.txt 2>&1
+cat stop-small.txt
+nlost=$(sed -n 's/^[0-9]* samples (\([0-9]*\) lost).*/\1/p' stop-small.txt)
+inscript=$(awk '$NF == "samples" && $(NF - 2) == "lost" { s += $(NF - 1) }
+                END { print s + 0 }' small-script.txt)
+check "a 16 KiB ring at 1000 Hz loses samples (${nlost:-?} lost)" \
+    test "${nlost:-0}" -gt 0
+check "the stream's LOST records add up to them ($inscript of ${nlost:-?})" \
+    test "$inscript" = "${nlost:-x}"
 
 # record: start, run a command (drained while it runs), stop, save; the
 # exit status is the command's.

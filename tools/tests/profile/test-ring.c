@@ -538,38 +538,39 @@ static void test_lost(void)
     struct rd d;
     bool ok;
 
-    profile_ring_init(&r, ringbuf, 128);
-    ok = commit(&r, 64, 0) && commit(&r, 56, 1) && !commit(&r, 16, 2) &&
-         !commit(&r, 8, 3);
-    tap_ok(ok && r.written == 2 && r.lost == 2 && r.unreported == 2,
-           "lost: a full ring drops samples and counts them unreported");
+    /* 256 bytes, of which commits leave PROFILE_RING_RESERVE (64) free. */
+    profile_ring_init(&r, ringbuf, 256);
+    ok = commit(&r, 64, 0) && commit(&r, 56, 1) && commit(&r, 64, 2) &&
+         !commit(&r, 16, 3) && !commit(&r, 8, 4);
+    tap_ok(ok && r.written == 3 && r.lost == 2 && r.unreported == 2 &&
+           profile_ring_pending_bytes(&r) == 184,
+           "lost: commits leave 64 bytes free; past that samples are "
+           "dropped and counted unreported");
     d = rd(&r, sizeof(out), NULL);
-    ok = commit(&r, 16, 4);
+    ok = commit(&r, 16, 5);
     d = rd(&r, sizeof(out), NULL);
     tap_ok(ok && d.records == 2 && d.bytes == 32 + 16 &&
-           islost(out, 2, 3, 4) && isrec(out + 32, 16, 4) && !r.unreported &&
-           r.written == 3 && r.read == 3 && r.lost == 2,
+           islost(out, 2, 3, 5) && isrec(out + 32, 16, 5) && !r.unreported &&
+           r.written == 4 && r.read == 4 && r.lost == 2,
            "lost: the next sample comes after a LOST record of 2, which is "
            "not counted as a sample");
 
-    /*
-     * 104 of 128 bytes used: a 16-byte sample would fit, but not the LOST
-     * record it must follow (a 24-byte pad, then 32 bytes).
-     */
-    profile_ring_init(&r, ringbuf, 128);
-    ok = commit(&r, 104, 5) && !commit(&r, 32, 6) && !commit(&r, 16, 7);
-    tap_ok(ok && r.lost == 2 && r.unreported == 2 && r.written == 1 &&
-           profile_ring_pending_bytes(&r) == 104,
-           "lost: no room for the LOST record: the sample is dropped too");
+    /* 192 bytes used: an 8-byte sample fits, not with the reserve. */
+    profile_ring_init(&r, ringbuf, 256);
+    ok = commit(&r, 120, 6) && commit(&r, 64, 7) && commit(&r, 8, 8) &&
+         !commit(&r, 8, 9) && !commit(&r, 8, 10);
+    tap_ok(ok && r.lost == 2 && r.unreported == 2 && r.written == 3 &&
+           profile_ring_pending_bytes(&r) == 192,
+           "lost: neither a sample nor its LOST record goes into the reserve");
+    ok = profile_ring_write_lost(&r, 1, 99);
     d = rd(&r, sizeof(out), NULL);
-    ok = d.records == 1 && profile_ring_write_lost(&r, 1, 99);
-    d = rd(&r, sizeof(out), NULL);
-    tap_ok(ok && d.records == 1 && islost(out, 2, 1, 99) && !r.unreported &&
+    tap_ok(ok && d.records == 4 && d.bytes == 224 &&
+           islost(out + 192, 2, 1, 99) && !r.unreported &&
            r.written == r.read && profile_ring_write_lost(&r, 1, 100) &&
            !profile_ring_pending_bytes(&r),
-           "lost: at stop the last losses get their LOST record; with "
-           "none lost, none is written");
-    tap_ok(r.written + r.lost == 3 && r.written == r.read,
+           "lost: at stop, in a ring nobody read, the last losses get their "
+           "LOST record (in the reserve); with none lost, none is written");
+    tap_ok(r.written + r.lost == 5 && r.written == r.read,
            "lost: written + lost == taken, written == read, in samples");
 }
 

@@ -35,8 +35,9 @@ void profile_ring_init(struct profile_ring *r, void *buf, unsigned int size)
     r->size = size;
 }
 
-bool profile_ring_write(struct profile_ring *r, const void *rec,
-                        unsigned int size)
+/* Write rec if keep bytes stay free after it (and its pad, if any). */
+static bool ring_put(struct profile_ring *r, const void *rec,
+                     unsigned int size, unsigned int keep)
 {
     uint64_t prod = r->prod;
     uint64_t cons = read_atomic(&r->cons);
@@ -44,7 +45,7 @@ bool profile_ring_write(struct profile_ring *r, const void *rec,
     unsigned int tail = r->size - off;
     unsigned int need = size <= tail ? size : tail + size;
 
-    if ( prod + need - cons > r->size )
+    if ( prod + need + keep - cons > r->size )
         return false;
 
     if ( size > tail )
@@ -66,6 +67,12 @@ bool profile_ring_write(struct profile_ring *r, const void *rec,
         r->written++;
 
     return true;
+}
+
+bool profile_ring_write(struct profile_ring *r, const void *rec,
+                        unsigned int size)
+{
+    return ring_put(r, rec, size, 0);
 }
 
 /*
@@ -107,8 +114,9 @@ void profile_ring_drop(struct profile_ring *r)
     r->unreported++;
 }
 
-bool profile_ring_write_lost(struct profile_ring *r, unsigned int cpu,
-                             uint64_t tsc)
+/* Write the LOST record r calls for (if any), keeping keep bytes free. */
+static bool put_lost(struct profile_ring *r, unsigned int cpu, uint64_t tsc,
+                     unsigned int keep)
 {
     struct profile_ring_lost lost = {
         .size = sizeof(lost),
@@ -120,17 +128,23 @@ bool profile_ring_write_lost(struct profile_ring *r, unsigned int cpu,
 
     if ( !r->unreported )
         return true;
-    if ( !profile_ring_write(r, &lost, sizeof(lost)) )
+    if ( !ring_put(r, &lost, sizeof(lost), keep) )
         return false;
     r->unreported = 0;
     return true;
 }
 
+bool profile_ring_write_lost(struct profile_ring *r, unsigned int cpu,
+                             uint64_t tsc)
+{
+    return put_lost(r, cpu, tsc, 0);
+}
+
 bool profile_ring_commit(struct profile_ring *r, const void *rec,
                          unsigned int size, unsigned int cpu, uint64_t tsc)
 {
-    if ( profile_ring_write_lost(r, cpu, tsc) &&
-         profile_ring_write(r, rec, size) )
+    if ( put_lost(r, cpu, tsc, PROFILE_RING_RESERVE) &&
+         ring_put(r, rec, size, PROFILE_RING_RESERVE) )
         return true;
     profile_ring_drop(r);
     return false;

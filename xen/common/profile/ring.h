@@ -27,6 +27,12 @@
 #define PROFILE_REC_PAD  0          /* record type of padding */
 #define PROFILE_REC_LOST 2          /* XEN_PROFILE_REC_LOST: not a sample */
 
+/*
+ * Room a committed sample leaves free, so that the LOST record of stop (32
+ * bytes, after a pad of up to 24) always fits, even in a ring nobody read.
+ */
+#define PROFILE_RING_RESERVE 64
+
 struct profile_ring {
     uint8_t *buf;                   /* size bytes */
     unsigned int size;              /* a power of 2, >= 2 * max record */
@@ -78,16 +84,18 @@ void profile_ring_drop(struct profile_ring *r);
 
 /*
  * Producer: if samples were lost since the last LOST record, write one
- * for them (pCPU cpu, time tsc).  Returns false when it does not fit.
+ * for them (pCPU cpu, time tsc), in the reserve if need be: after commits
+ * only, it always fits.  Returns false when it does not.
  */
 bool profile_ring_write_lost(struct profile_ring *r, unsigned int cpu,
                              uint64_t tsc);
 
 /*
  * Producer: append a sample of size bytes taken on cpu at tsc, after the
- * LOST record its predecessors' losses call for; when either does not
- * fit, the sample is dropped (profile_ring_drop()).  Returns whether the
- * sample was written.
+ * LOST record its predecessors' losses call for, each leaving
+ * PROFILE_RING_RESERVE bytes free; when either does not fit, the sample
+ * is dropped (profile_ring_drop()).  Returns whether the sample was
+ * written.
  */
 bool profile_ring_commit(struct profile_ring *r, const void *rec,
                          unsigned int size, unsigned int cpu, uint64_t tsc);
