@@ -54,6 +54,22 @@ const char *why_text(int reason);
 #define XL_PROFILE_NR_EVENTS 6
 extern const char *const event_names[XL_PROFILE_NR_EVENTS];
 
+/* Frames per sample when -g is not given. */
+#define DEFAULT_DEPTH 64
+
+/*
+ * The start options (-F -c -s -C -g -b -e) of start and record: handle
+ * one (0, or -1 after a one-line message); start the profile they
+ * describe (0, or -1 after a message naming verb).
+ */
+int profile_start_option(int opt, const char *arg, libxl_profile_params *p,
+                         libxl_bitmap *cpumap);
+int profile_do_start(const char *verb, libxl_profile_params *p,
+                     const libxl_bitmap *cpumap);
+
+/* `xl profile record` (xl_profile_record.c): an exit status. */
+int profile_record(int argc, char **argv);
+
 /*
  * Stop the session if it runs and save every sample to data_path (and
  * folded, if not NULL) before releasing them in Xen: those of the spool,

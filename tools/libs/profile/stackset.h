@@ -80,6 +80,14 @@ int xenprof_priv_flamegraph(xenprof_fg_get_t get, void *ctx, size_t n,
                             const struct xenprof_svg_opts *o,
                             char *err, size_t errlen) xenprof_hidden;
 
+/*
+ * The fill of a frame at depth (write-flamegraph-colour.c); diff: by its
+ * delta d, against the largest, maxdelta (not 0).
+ */
+void xenprof_priv_fg_colour(const char *name, size_t depth, bool diff,
+                            int64_t d, uint64_t maxdelta, int rgb[3])
+    xenprof_hidden;
+
 /* The embedded CSS and JavaScript of the SVG (write-flamegraph-js.c). */
 extern const char xenprof_priv_fg_css[] xenprof_hidden;
 extern const char xenprof_priv_fg_js[] xenprof_hidden;

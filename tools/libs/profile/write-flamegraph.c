@@ -17,8 +17,7 @@
  * height fill fg:x fg:w/><text>label</text></g>, x and width in percent
  * of the frames area, fg:x and fg:w in samples (as inferno), names
  * XML-escaped (bytes that are not valid UTF-8 or XML become '?').
- * Colours: Xen frames warm (from a hash of the name), guest frames green
- * and aqua, marker frames grey; a differential graph colours by delta.
+ * The colours are write-flamegraph-colour.c's.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -203,85 +202,6 @@ static size_t display_len(const char *name)
     return n;
 }
 
-/* Three values in [0, 1) from a hash of name. */
-static void name_hash(const char *name, double v[3])
-{
-    uint64_t h = 0xcbf29ce484222325ULL;
-    unsigned int i;
-
-    for ( ; *name; name++ )
-    {
-        h ^= (unsigned char)*name;
-        h *= 0x100000001b3ULL;
-    }
-    for ( i = 0; i < 3; i++ )
-    {
-        h ^= h >> 29;
-        h *= 0xbf58476d1ce4e5b9ULL;
-        v[i] = (double)(h >> 40) / (double)(1ULL << 24);
-    }
-}
-
-static bool is_guest(const char *n)
-{
-    if ( !strncmp(n, "[guest ", 7) )
-        return true;
-    if ( n[0] != 'd' || n[1] < '0' || n[1] > '9' )
-        return false;
-    for ( n++; *n >= '0' && *n <= '9'; n++ )
-        ;
-    if ( *n++ != 'v' || *n < '0' || *n > '9' )
-        return false;
-    while ( *n >= '0' && *n <= '9' )
-        n++;
-    return !*n || *n == ' ';
-}
-
-static bool is_marker(const char *n)
-{
-    return !strcmp(n, "[truncated]") || !strcmp(n, "[bad frame]") ||
-           !strcmp(n, "[pv entry]") || !strcmp(n, "[no stack]") ||
-           !strcmp(n, "[unknown]") || !strcmp(n, "-") || !strcmp(n, "--");
-}
-
-static void set_rgb(int rgb[3], double r, double g, double b)
-{
-    rgb[0] = r;
-    rgb[1] = g;
-    rgb[2] = b;
-}
-
-/* The fill of frame f at depth: Xen warm, guest green, markers grey. */
-static void colour(const struct fg *g, const struct open *f, size_t depth,
-                   int rgb[3])
-{
-    int64_t d = f->delta;
-    uint64_t ad = d < 0 ? -(uint64_t)d : (uint64_t)d;
-    int shade = 210.0 * (double)(g->maxdelta - ad) / (double)g->maxdelta;
-    double v[3];
-
-    if ( g->diff )
-    {
-        /* Red where b grew, blue where it shrank, as flamegraph.pl. */
-        if ( d > 0 )
-            set_rgb(rgb, 255, shade, shade);
-        else if ( d < 0 )
-            set_rgb(rgb, shade, shade, 255);
-        else
-            set_rgb(rgb, 250, 250, 250);
-        return;
-    }
-    name_hash(f->name, v);
-    if ( !depth )
-        set_rgb(rgb, 240, 240, 220);
-    else if ( is_marker(f->name) )
-        set_rgb(rgb, 150 + 60 * v[0], 150 + 60 * v[0], 150 + 60 * v[0]);
-    else if ( is_guest(f->name) )
-        set_rgb(rgb, 50 + 60 * v[0], 165 + 55 * v[1], 120 + 80 * v[2]);
-    else
-        set_rgb(rgb, 205 + 50 * v[2], 230 * v[0], 55 * v[1]);
-}
-
 /* <title>: "NAME (N samples, P%)", with "; +D%" for a diff. */
 static void put_title(struct fg *g, const struct open *f, size_t depth,
                       uint64_t w)
@@ -323,7 +243,8 @@ static void put_frame(struct fg *g, const struct open *f, size_t depth)
     int rgb[3];
     char tmp[64];
 
-    colour(g, f, depth, rgb);
+    xenprof_priv_fg_colour(f->name, depth, g->diff, f->delta, g->maxdelta,
+                           rgb);
     put_title(g, f, depth, w);
     put_str(g, "<rect x=\"");
     put_fixed(g, x, 4);

@@ -1,43 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * sim.c: the simulated PMU (see sim.h), and pmu.h's hardware interface
- * (pmu_hw_*()) over it.
+ * sim.c: the simulated PMU (see sim.h); pmu.h's hardware interface
+ * (pmu_hw_*()) over it is sim-hw.c.
  *
- * MSR numbers and bits are this file's own, from the Intel SDM (vol. 3,
- * chapters 18-20, "Performance Monitoring") and the AMD APM (vol. 2,
- * 13.2), not pmu.h's: a wrong constant in the driver meets a faulting or
- * silent simulated MSR.
+ * MSR numbers and bits are the simulator's own (sim-msr.h), not pmu.h's:
+ * a wrong constant in the driver meets a faulting or silent simulated
+ * MSR.  Its CPUID is sim-cpuid.c, its MSR snapshots sim-snapshot.c.
  */
 #include <assert.h>
 #include <stdlib.h>
 
 #include "emul.h"
 
-/* Intel */
-#define MSR_PERFCTR0        0x0c1           /* legacy writes: bits 31:0 */
-#define MSR_EVNTSEL0        0x186
-#define MSR_FIXED_CTR0      0x309
-#define MSR_PERF_CAPS       0x345
-#define MSR_FIXED_CTRL      0x38d
-#define MSR_GLOBAL_STATUS   0x38e
-#define MSR_GLOBAL_CTRL     0x38f
-#define MSR_GLOBAL_OVF_CTRL 0x390
-#define MSR_A_PMC0          0x4c1           /* full-width writes */
-#define CAPS_FW_WRITE       (1ULL << 13)
-/* AMD */
-#define MSR_K7_EVNTSEL0     0xc0010000
-#define MSR_K7_PERFCTR0     0xc0010004
-#define MSR_F15H_CTL0       0xc0010200      /* CTL n: +2n, CTR n: +2n+1 */
-
-#define SEL_USR             (1ULL << 16)
-#define SEL_OS              (1ULL << 17)
-#define SEL_INT             (1ULL << 20)
-#define SEL_EN              (1ULL << 22)
-
-#define LVT_MASKED          (1u << 16)
-#define LVT_DM_MASK         0x700u
-#define LVT_DM_NMI          0x400u
-#define LVT_WRITABLE        (0xffu | LVT_DM_MASK | LVT_MASKED)
+#include "sim-msr.h"
 
 static const struct sim_model *model;
 static struct sim_cpu cpus[SIM_NR_CPUS];
@@ -63,12 +38,12 @@ static unsigned int arch_version(void)
     return intel() && model->max_leaf >= 0xa ? model->version : 0;
 }
 
-static bool has_global(void)
+bool sim_has_global(void)
 {
     return arch_version() >= 2;
 }
 
-static unsigned int nr_gp(void)
+unsigned int sim_nr_gp(void)
 {
     if ( amd() )
         return model->ext_core ? 6 : 4;
@@ -77,9 +52,9 @@ static unsigned int nr_gp(void)
     return 0;
 }
 
-static unsigned int nr_fixed(void)
+unsigned int sim_nr_fixed(void)
 {
-    return has_global() ? model->nr_fixed : 0;
+    return sim_has_global() ? model->nr_fixed : 0;
 }
 
 static uint64_t mask(unsigned int width)
@@ -100,9 +75,9 @@ unsigned int sim_counters(unsigned int ids[64])
 {
     unsigned int n = 0, i;
 
-    for ( i = 0; i < nr_gp(); i++ )
+    for ( i = 0; i < sim_nr_gp(); i++ )
         ids[n++] = SIM_GP(i);
-    for ( i = 0; i < nr_fixed(); i++ )
+    for ( i = 0; i < sim_nr_fixed(); i++ )
         ids[n++] = SIM_FIXED(i);
     return n;
 }
@@ -173,7 +148,7 @@ static enum sim_event counting(const struct sim_cpu *c, unsigned int id)
     sel = c->evntsel[id];
     if ( !(sel & SEL_EN) || !(sel & (c->ring == 3 ? SEL_USR : SEL_OS)) )
         return SIM_EV_NONE;
-    if ( has_global() && !(c->global_ctrl & (1ULL << id)) )
+    if ( sim_has_global() && !(c->global_ctrl & (1ULL << id)) )
         return SIM_EV_NONE;
     return intel() ? intel_event(sel) : amd_event(sel);
 }
@@ -208,7 +183,7 @@ void sim_init(const struct sim_model *m, unsigned int n, uint64_t khz)
         c->core_khz = khz;
         c->lvtpc = SIM_LVTPC_RESET;
         /* At reset GLOBAL_CTRL enables the GP counters (SDM 18.2.2). */
-        c->global_ctrl = has_global() ? mask(nr_gp()) : 0;
+        c->global_ctrl = sim_has_global() ? mask(sim_nr_gp()) : 0;
     }
 }
 
@@ -279,7 +254,7 @@ static void raise_pmi(struct sim_cpu *c, uint64_t ovf)
 }
 
 /* Take a due NMI at this instruction boundary, unless NMIs are blocked. */
-static void deliver(struct sim_cpu *c)
+void sim_deliver(struct sim_cpu *c)
 {
     uint64_t ovf;
 
@@ -318,7 +293,7 @@ static void advance(struct sim_cpu *c, const uint64_t delta[SIM_EV_NR])
             continue;
         *v &= m;
         c->overflows[ids[i]]++;
-        if ( has_global() )
+        if ( sim_has_global() )
             c->global_status |= 1ULL << ids[i];
         if ( pmi_enabled(c, ids[i]) )
             ovf |= 1ULL << ids[i];
@@ -399,9 +374,9 @@ void sim_run(uint64_t cycles, uint64_t instructions, uint64_t ref_cycles,
         }
         pos = next;
         advance(c, delta);
-        deliver(c);
+        sim_deliver(c);
     }
-    deliver(c);
+    sim_deliver(c);
 }
 
 void sim_run_ticks(uint64_t ticks, unsigned int ipc_x100,
@@ -423,7 +398,7 @@ void sim_idle(uint64_t ticks)
     /* An NMI on its way wakes the pCPU. */
     if ( c->pending )
         c->pending_due = c->events[SIM_EV_CYCLES];
-    deliver(c);
+    sim_deliver(c);
 }
 
 void sim_set_core_khz(uint64_t khz)
@@ -458,17 +433,17 @@ static enum kind decode(unsigned int msr, unsigned int *n)
 {
     if ( intel() )
     {
-        if ( msr >= MSR_EVNTSEL0 && msr < MSR_EVNTSEL0 + nr_gp() )
+        if ( msr >= MSR_EVNTSEL0 && msr < MSR_EVNTSEL0 + sim_nr_gp() )
             return found(K_SEL, n, msr - MSR_EVNTSEL0);
-        if ( msr >= MSR_PERFCTR0 && msr < MSR_PERFCTR0 + nr_gp() )
+        if ( msr >= MSR_PERFCTR0 && msr < MSR_PERFCTR0 + sim_nr_gp() )
             return found(K_CTR, n, msr - MSR_PERFCTR0);
         /* IA32_A_PMCx exist when PERF_CAPABILITIES.FW_WRITE is 1. */
         if ( arch_version() && model->full_width &&
-             msr >= MSR_A_PMC0 && msr < MSR_A_PMC0 + nr_gp() )
+             msr >= MSR_A_PMC0 && msr < MSR_A_PMC0 + sim_nr_gp() )
             return found(K_CTR_FW, n, msr - MSR_A_PMC0);
-        if ( msr >= MSR_FIXED_CTR0 && msr < MSR_FIXED_CTR0 + nr_fixed() )
+        if ( msr >= MSR_FIXED_CTR0 && msr < MSR_FIXED_CTR0 + sim_nr_fixed() )
             return found(K_FIXED, n, msr - MSR_FIXED_CTR0);
-        if ( has_global() )
+        if ( sim_has_global() )
             switch ( msr )
             {
             case MSR_FIXED_CTRL: return K_FIXED_CTRL;
@@ -488,7 +463,7 @@ static enum kind decode(unsigned int msr, unsigned int *n)
         if ( msr >= MSR_K7_PERFCTR0 && msr < MSR_K7_PERFCTR0 + 4 )
             return found(K_CTR, n, msr - MSR_K7_PERFCTR0);
         if ( model->ext_core && msr >= MSR_F15H_CTL0 &&
-             msr < MSR_F15H_CTL0 + 2 * nr_gp() )
+             msr < MSR_F15H_CTL0 + 2 * sim_nr_gp() )
             return found((msr - MSR_F15H_CTL0) & 1 ? K_CTR : K_SEL, n,
                          (msr - MSR_F15H_CTL0) / 2);
     }
@@ -497,7 +472,7 @@ static enum kind decode(unsigned int msr, unsigned int *n)
 
 static uint64_t valid_global(void)
 {
-    return mask(nr_gp()) | (mask(nr_fixed()) << 32);
+    return mask(sim_nr_gp()) | (mask(sim_nr_fixed()) << 32);
 }
 
 static int rd(struct sim_cpu *c, unsigned int msr, uint64_t *val)
@@ -559,7 +534,7 @@ static int wr(struct sim_cpu *c, unsigned int msr, uint64_t val)
         c->fixed[n] = val;
         break;
     case K_FIXED_CTRL:
-        if ( val & ~mask(4 * nr_fixed()) )
+        if ( val & ~mask(4 * sim_nr_fixed()) )
             return -EIO;
         c->fixed_ctrl = val;
         break;
@@ -595,188 +570,4 @@ uint32_t sim_lvtpc_read(void)
 void sim_lvtpc_write(uint32_t val)
 {
     cpus[cur].lvtpc = val & LVT_WRITABLE;
-}
-
-/* ebx, edx, ecx of CPUID leaf 0. */
-static void vendor(const char *s, uint32_t r[4])
-{
-    memcpy(&r[1], s, 4);
-    memcpy(&r[3], s + 4, 4);
-    memcpy(&r[2], s + 8, 4);
-}
-
-void sim_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t r[4])
-{
-    static const char *const names[] = {
-        [SIM_INTEL] = "GenuineIntel",
-        [SIM_AMD] = "AuthenticAMD",
-        [SIM_HYGON] = "HygonGenuine",
-        [SIM_CENTAUR] = "CentaurHauls",
-    };
-    unsigned int fam = model->family;
-
-    memset(r, 0, 4 * sizeof(*r));
-    if ( leaf <= 0xffff && leaf > model->max_leaf )
-        return;
-    switch ( leaf )
-    {
-    case 0:
-        r[0] = model->max_leaf;
-        vendor(names[model->vendor], r);
-        break;
-    case 1:
-        if ( amd() )
-            r[0] = (fam >= 0xf ? (fam - 0xf) << 20 | 0xf << 8 : fam << 8) |
-                   0x10;
-        else
-            r[0] = 0x00050654;              /* family 6, model 0x55 */
-        r[2] = (model->pdcm ? 1u << 15 : 0) | 1u;
-        break;
-    case 0xa:
-        if ( !intel() )
-            break;
-        r[0] = model->version | model->nr_gp << 8 | model->gp_width << 16 |
-               model->ebx_len << 24;
-        r[1] = model->unavailable;
-        r[3] = model->nr_fixed | model->fixed_width << 5;
-        break;
-    case 0x80000000:
-        r[0] = model->max_ext_leaf;
-        break;
-    case 0x80000001:
-        if ( model->max_ext_leaf < 0x80000001 )
-            break;
-        r[2] = (amd() && model->ext_core ? 1u << 23 : 0) | 1u;
-        break;
-    }
-}
-
-/* ---- Snapshots ---- */
-
-unsigned int sim_snapshot(unsigned int cpu, struct sim_msr *out)
-{
-    struct sim_cpu *c = sim_cpu(cpu);
-    unsigned int n = 0, i;
-    uint32_t addrs[SIM_MAX_MSRS];
-
-    if ( intel() )
-    {
-        for ( i = 0; i < nr_gp(); i++ )
-        {
-            addrs[n++] = MSR_EVNTSEL0 + i;
-            addrs[n++] = MSR_PERFCTR0 + i;
-        }
-        for ( i = 0; i < nr_fixed(); i++ )
-            addrs[n++] = MSR_FIXED_CTR0 + i;
-        if ( has_global() )
-        {
-            addrs[n++] = MSR_FIXED_CTRL;
-            addrs[n++] = MSR_GLOBAL_STATUS;
-            addrs[n++] = MSR_GLOBAL_CTRL;
-        }
-        if ( model->pdcm && !model->no_perf_caps )
-            addrs[n++] = MSR_PERF_CAPS;
-    }
-    else if ( amd() )
-    {
-        for ( i = 0; i < 4; i++ )
-        {
-            addrs[n++] = MSR_K7_EVNTSEL0 + i;
-            addrs[n++] = MSR_K7_PERFCTR0 + i;
-        }
-        for ( i = 0; model->ext_core && i < nr_gp(); i++ )
-        {
-            addrs[n++] = MSR_F15H_CTL0 + 2 * i;
-            addrs[n++] = MSR_F15H_CTL0 + 2 * i + 1;
-        }
-    }
-    assert(n < SIM_MAX_MSRS);
-    for ( i = 0; i < n; i++ )
-    {
-        out[i].addr = addrs[i];
-        if ( rd(c, addrs[i], &out[i].val) )
-            abort();
-    }
-    out[n].addr = SIM_LVTPC_ADDR;
-    out[n++].val = c->lvtpc;
-
-    return n;
-}
-
-/* ---- pmu.h's hardware interface ---- */
-
-/* An access takes msr_cost cycles; a PMI it raises comes after it. */
-static struct sim_cpu *hw_enter(void)
-{
-    struct sim_cpu *c = &cpus[cur];
-
-    c->hw_access++;
-    c->defer++;
-    if ( c->msr_cost )
-        sim_run(c->msr_cost, c->msr_cost / 2, c->msr_cost, c->cost_misses,
-                c->cost_misses);
-    return c;
-}
-
-static void hw_leave(struct sim_cpu *c)
-{
-    c->defer--;
-    deliver(c);
-}
-
-int pmu_hw_rdmsr(unsigned int msr, uint64_t *val)
-{
-    struct sim_cpu *c = hw_enter();
-    int rc = rd(c, msr, val);
-
-    /* A #GP recovered in an NMI would IRET and unblock NMIs. */
-    if ( rc && c->in_nmi )
-        sim_nmi_faults++;
-
-    hw_leave(c);
-    return rc;
-}
-
-int pmu_hw_wrmsr(unsigned int msr, uint64_t val)
-{
-    struct sim_cpu *c = hw_enter();
-    int rc = c->wrmsr_fail && msr == c->wrmsr_fail ? -EIO : wr(c, msr, val);
-
-    if ( rc && c->in_nmi )
-        sim_nmi_faults++;
-    unsigned int i;
-
-    for ( i = 0; i < c->nr_touched && c->touched[i] != msr; i++ )
-        ;
-    if ( i == c->nr_touched && i < ARRAY_SIZE(c->touched) )
-        c->touched[c->nr_touched++] = msr;
-    hw_leave(c);
-    return rc;
-}
-
-uint32_t pmu_hw_lvtpc_read(void)
-{
-    struct sim_cpu *c = hw_enter();
-    uint32_t val = c->lvtpc;
-
-    hw_leave(c);
-    return val;
-}
-
-void pmu_hw_lvtpc_write(uint32_t val)
-{
-    struct sim_cpu *c = hw_enter();
-
-    c->lvtpc = val & LVT_WRITABLE;
-    hw_leave(c);
-}
-
-void pmu_hw_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t r[4])
-{
-    sim_cpuid(leaf, subleaf, r);
-}
-
-uint64_t pmu_hw_tsc(void)
-{
-    return cpus[cur].tsc;
 }

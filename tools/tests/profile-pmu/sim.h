@@ -154,8 +154,15 @@ uint64_t sim_tsc(void);
 int sim_rdmsr(unsigned int msr, uint64_t *val);
 int sim_wrmsr(unsigned int msr, uint64_t val);
 uint32_t sim_lvtpc_read(void);
+/* Deliver c's pending PMI as an NMI, when nothing defers it (sim-hw.c). */
+void sim_deliver(struct sim_cpu *c);
 void sim_lvtpc_write(uint32_t val);
 void sim_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t r[4]);
+
+/* The model's counters: general-purpose, fixed, global control. */
+unsigned int sim_nr_gp(void);
+unsigned int sim_nr_fixed(void);
+bool sim_has_global(void);
 
 /* The counters of the model: ids, width, MSR of the value. */
 unsigned int sim_counters(unsigned int ids[64]);

@@ -184,6 +184,41 @@ bool same_text(const char *got, const char *want)
     return false;
 }
 
+/*
+ * Compare with the expected output data/expected/<name> (same_text());
+ * with TEST_REGEN set in the environment, write got there instead
+ * (scripts/regen-test-data.sh).
+ */
+bool same_expected(const char *got, const char *name)
+{
+    char path[512], *w;
+    uint8_t *want = NULL;
+    size_t len;
+    bool ok;
+
+    snprintf(path, sizeof(path), "%s/expected/%s", TEST_DATA, name);
+    if ( getenv("TEST_REGEN") )
+    {
+        tap_diag("regenerated %s", path);
+        return got && !file_save(path, got, strlen(got));
+    }
+    if ( file_load(path, &want, &len) )
+    {
+        tap_diag("cannot read %s", path);
+        return false;
+    }
+    w = realloc(want, len + 1);
+    if ( !w )
+    {
+        free(want);
+        return false;
+    }
+    w[len] = '\0';
+    ok = strlen(w) == len && same_text(got, w);
+    free(w);
+    return ok;
+}
+
 /* A stack set parsed from folded text; NULL on failure. */
 struct xenprof_stackset *stackset_of_text(const char *text)
 {

@@ -51,34 +51,7 @@ static const struct fsample samples[] = {
     GUEST(1, XENPROF_MODE_GUEST_KERNEL, 7, 0),   /* ';' in its name */
 };
 
-static const char expected[] =
-    "[bad frame];main_loop 1\n"
-    "[truncated];helper;leaf 1\n"
-    "[unknown] 1\n"
-    "[unknown];leaf 1\n"
-    "d1v0 web;[guest kernel] 2\n"
-    "d1v0 web;[pv entry];main_loop 2\n"
-    "d1v1 web;[guest user] 1\n"
-    "d32767v2;[no stack];next_fn 1\n"
-    "d3v0;[guest user] 1\n"
-    "d5v1;[no stack];leaf 1\n"
-    "d5v2;[guest kernel] 1\n"
-    "d7v0 a_b c;[guest kernel] 1\n"
-    "main_loop 1\n"
-    "main_loop;do_work 1\n"
-    "main_loop;do_work;helper;leaf 3\n";
 
-static const char expected_xen[] =
-    "[bad frame];main_loop 1\n"
-    "[truncated];helper;leaf 1\n"
-    "[unknown] 1\n"
-    "[unknown];leaf 1\n"
-    "d1v0 web;[pv entry];main_loop 2\n"
-    "d32767v2;[no stack];next_fn 1\n"
-    "d5v1;[no stack];leaf 1\n"
-    "main_loop 1\n"
-    "main_loop;do_work 1\n"
-    "main_loop;do_work;helper;leaf 3\n";
 
 /* Add sample s (times records) to d; 0 or -errno. */
 static int add_sample(struct xenprof_data *d, const struct fsample *s)
@@ -152,14 +125,14 @@ static void golden(void)
     char *out = NULL, *out2 = NULL, *out3 = NULL, err[256] = "";
     int rc = d ? folded(d, -1, &out, err, sizeof(err)) : -ENOMEM;
 
-    tap_ok(!rc && same_text(out, expected),
+    tap_ok(!rc && same_expected(out, "folded.txt"),
            "folded: the hand-built profile, exact text (rc %d, \"%s\")",
            rc, err);
     rc = d2 ? folded(d2, 1, &out2, err, sizeof(err)) : -ENOMEM;
-    tap_ok(!rc && same_text(out2, expected),
+    tap_ok(!rc && same_expected(out2, "folded.txt"),
            "folded: samples in another order, same text");
     rc = d ? folded(d, 0, &out3, err, sizeof(err)) : -ENOMEM;
-    tap_ok(!rc && same_text(out3, expected_xen),
+    tap_ok(!rc && same_expected(out3, "folded-xen.txt"),
            "folded: include_guest 0 leaves out the guest samples");
     free(out);
     free(out2);

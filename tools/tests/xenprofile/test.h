@@ -75,6 +75,11 @@ void test_folded(void);
  * all of got as diagnostics.
  */
 bool same_text(const char *got, const char *want);
+/*
+ * Is got the expected output data/expected/<name>?  (TEST_REGEN=1: write
+ * it there.)
+ */
+bool same_expected(const char *got, const char *name);
 /* A stack set parsed from folded text; NULL on failure. */
 struct xenprof_stackset *stackset_of_text(const char *text);
 
