@@ -5,7 +5,8 @@
 # builds tools/tests/SUITE into $BUILD/tests/SUITE and passes the TAP
 # output of `make TARGET` (default run) through; returns its status.  A
 # build that fails is one failed check, "build DESC", with the compiler
-# output as "# " comments.  $c_suite_out is the build folder.
+# output as "# " comments.  $c_suite_out is the build folder, and
+# $c_suite_built is 1 once the build succeeded.
 : "${top:?c-suite.sh: set top to the repository}"
 : "${BUILD:=$top/build}"
 
@@ -16,6 +17,7 @@ c_suite_make() {
 
 c_suite() {
     c_suite_name=$1
+    c_suite_built=0
     mkdir -p "$BUILD/tests/$1" &&
         c_suite_out=$(cd "$BUILD/tests/$1" && pwd) ||
         { echo "Bail out! cannot create $BUILD/tests/$1"; exit 1; }
@@ -25,6 +27,7 @@ c_suite() {
         sed 's/^/# /' "$c_suite_out/build.log"
         return 1
     fi
+    c_suite_built=1
     c_suite_make "${3:-run}" 2>&1 | sed 's/^make: /# make: /'
     return "${PIPESTATUS[0]}"
 }
