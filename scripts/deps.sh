@@ -21,12 +21,6 @@ for p in $pkgs; do
         missing="$missing $p"
 done
 [ -z "$missing" ] && exit 0
-line="apt-get install -y --no-install-recommends$missing"
-if [ "$(id -u)" != 0 ]; then
-    echo "error: missing packages; as root, run: $line" >&2
-    exit 1
-fi
-echo "installing:$missing"
-export DEBIAN_FRONTEND=noninteractive
-apt-get -q update
-$line
+. "$(dirname "$0")/apt-install.sh"
+# shellcheck disable=SC2086
+apt_install "packages are" $missing

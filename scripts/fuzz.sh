@@ -29,15 +29,8 @@ else
     rm -f "$out/probe"
 fi
 if [ -n "$pkgs" ]; then
-    line="apt-get install -y --no-install-recommends $pkgs"
-    if [ "$(id -u)" != 0 ]; then
-        echo "error: clang's libFuzzer is missing; as root, run: $line" >&2
-        exit 1
-    fi
-    echo "installing: $pkgs"
-    export DEBIAN_FRONTEND=noninteractive
-    { apt-get -q update && $line; } > "$out/apt.log" 2>&1 ||
-        { tail -n 20 "$out/apt.log" >&2; exit 1; }
+    . "$(dirname "$0")/apt-install.sh"
+    apt_install "clang's libFuzzer is" "$pkgs"
 fi
 
 mk() { make -s --no-print-directory -C "$top/tools/tests/xenprofile-fuzz" \

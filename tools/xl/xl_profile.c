@@ -58,21 +58,49 @@ static int parse_num(const char *opt, const char *s, unsigned long long min,
     return -1;
 }
 
+/*
+ * A numeric start option (-F -c -g -b, their limits those of the public
+ * header): 0, -1 after a one-line message, or 1 when opt is not one.
+ */
+static int num_option(int opt, const char *arg, libxl_profile_params *p)
+{
+    unsigned long long v, min = 1, max;
+    char name[3] = { '-', opt, 0 };
+
+    switch (opt) {
+    case 'F': max = XEN_PROFILE_MAX_TIMER_HZ; break;
+    case 'c': max = UINT64_MAX; break;
+    case 'g': max = XEN_PROFILE_MAX_DEPTH; break;
+    case 'b':
+        min = XEN_PROFILE_MIN_RING_KIB;
+        max = XEN_PROFILE_MAX_RING_KIB;
+        break;
+    default:
+        return 1;
+    }
+    if (parse_num(name, arg, min, max, &v))
+        return -1;
+    if (opt == 'F')
+        p->frequency = v;
+    else if (opt == 'c')
+        p->period = v;
+    else if (opt == 'g')
+        p->max_depth = v;
+    else
+        p->ring_kib = v;
+    return 0;
+}
+
 /* Handle one start option; 0, or -1 after a one-line message. */
 int profile_start_option(int opt, const char *arg, libxl_profile_params *p,
                          libxl_bitmap *cpumap)
 {
     unsigned long long v;
+    int rc = num_option(opt, arg, p);
 
+    if (rc <= 0)
+        return rc;
     switch (opt) {
-    case 'F':
-        if (parse_num("-F", arg, 1, XEN_PROFILE_MAX_TIMER_HZ, &v)) return -1;
-        p->frequency = v;
-        return 0;
-    case 'c':
-        if (parse_num("-c", arg, 1, UINT64_MAX, &v)) return -1;
-        p->period = v;
-        return 0;
     case 's':
         if (!strcmp(arg, "auto"))
             p->source = LIBXL_PROFILE_SOURCE_AUTO;
@@ -95,16 +123,6 @@ int profile_start_option(int opt, const char *arg, libxl_profile_params *p,
                     "0-3,6, got '%s'\n", arg);
             return -1;
         }
-        return 0;
-    case 'g':
-        if (parse_num("-g", arg, 1, XEN_PROFILE_MAX_DEPTH, &v)) return -1;
-        p->max_depth = v;
-        return 0;
-    case 'b':
-        if (parse_num("-b", arg, XEN_PROFILE_MIN_RING_KIB,
-                      XEN_PROFILE_MAX_RING_KIB, &v))
-            return -1;
-        p->ring_kib = v;
         return 0;
     case 'e':
         for (v = 1; v < sizeof(event_names) / sizeof(event_names[0]); v++)
@@ -382,6 +400,18 @@ static int profile_status(int argc, char **argv)
     return EXIT_SUCCESS;
 }
 
+int profile_output_option(int opt, const char *arg, const char **data_path,
+                          const char **folded)
+{
+    if (opt == 'o')
+        *folded = arg;
+    else if (opt == 'd')
+        *data_path = arg;
+    else
+        return 0;
+    return 1;
+}
+
 static int profile_stop(int argc, char **argv)
 {
     static struct option opts[] = { {"data", 1, 0, 'd'}, COMMON_LONG_OPTS };
@@ -389,11 +419,8 @@ static int profile_stop(int argc, char **argv)
     int opt;
 
     SWITCH_FOREACH_OPT(opt, "o:d:", opts, "profile stop", 0) {
-    case 'o':
-        folded = optarg;
-        break;
-    case 'd':
-        data_path = optarg;
+    default:
+        profile_output_option(opt, optarg, &data_path, &folded);
         break;
     }
     if (optind < argc) {

@@ -67,6 +67,13 @@ int profile_start_option(int opt, const char *arg, libxl_profile_params *p,
 int profile_do_start(const char *verb, libxl_profile_params *p,
                      const libxl_bitmap *cpumap);
 
+/*
+ * The output options of stop and record: -o FILE.folded, --data FILE.
+ * 1 when opt is one of them (stored), else 0.
+ */
+int profile_output_option(int opt, const char *arg, const char **data_path,
+                          const char **folded);
+
 /* `xl profile record` (xl_profile_record.c): an exit status. */
 int profile_record(int argc, char **argv);
 

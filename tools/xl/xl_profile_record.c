@@ -125,14 +125,10 @@ int profile_record(int argc, char **argv)
 
     libxl_bitmap_init(&cpumap);
     SWITCH_FOREACH_OPT(opt, "F:c:s:C:g:b:e:o:d:", opts, "profile record", 1) {
-    case 'o':
-        folded = optarg;
-        break;
-    case 'd':
-        data_path = optarg;
-        break;
     default:
-        if (profile_start_option(opt, optarg, &p, &cpumap)) goto out;
+        if (!profile_output_option(opt, optarg, &data_path, &folded) &&
+            profile_start_option(opt, optarg, &p, &cpumap))
+            goto out;
         break;
     }
     if (profile_do_start("record", &p, &cpumap))

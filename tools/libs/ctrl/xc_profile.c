@@ -8,10 +8,21 @@
  */
 #include "xc_private.h"
 
+/* Start sysctl as sub-op cmd of XEN_SYSCTL_profile_op, all else zero. */
+static struct xen_sysctl_profile_op *profile_op(struct xen_sysctl *sysctl,
+                                                uint32_t cmd)
+{
+    memset(sysctl, 0, sizeof(*sysctl));
+    sysctl->cmd = XEN_SYSCTL_profile_op;
+    sysctl->u.profile_op.cmd = cmd;
+    return &sysctl->u.profile_op;
+}
+
 int xc_profile_start(xc_interface *xch, xen_profile_start_t *start,
                      const uint8_t *cpumap, unsigned int nr_bits)
 {
-    struct xen_sysctl sysctl = {};
+    struct xen_sysctl sysctl;
+    struct xen_sysctl_profile_op *op;
     DECLARE_HYPERCALL_BOUNCE_IN(cpumap, (nr_bits + 7) / 8);
     int ret;
 
@@ -21,16 +32,14 @@ int xc_profile_start(xc_interface *xch, xen_profile_start_t *start,
     if ( xc_hypercall_bounce_pre(xch, cpumap) )
         return -1;
 
-    sysctl.cmd = XEN_SYSCTL_profile_op;
-    sysctl.u.profile_op.cmd = XEN_PROFILE_OP_start;
-    sysctl.u.profile_op.pad = 0;
-    sysctl.u.profile_op.u.start = *start;
-    sysctl.u.profile_op.u.start.cpumap.nr_bits = nr_bits;
-    set_xen_guest_handle(sysctl.u.profile_op.u.start.cpumap.bitmap, cpumap);
+    op = profile_op(&sysctl, XEN_PROFILE_OP_start);
+    op->u.start = *start;
+    op->u.start.cpumap.nr_bits = nr_bits;
+    set_xen_guest_handle(op->u.start.cpumap.bitmap, cpumap);
 
     ret = do_sysctl(xch, &sysctl);
     /* Why the source was chosen, or why start failed. */
-    start->reason = sysctl.u.profile_op.u.start.reason;
+    start->reason = op->u.start.reason;
 
     xc_hypercall_bounce_post(xch, cpumap);
     return ret;
@@ -38,12 +47,9 @@ int xc_profile_start(xc_interface *xch, xen_profile_start_t *start,
 
 static int profile_simple_op(xc_interface *xch, uint32_t cmd)
 {
-    struct xen_sysctl sysctl = {};
+    struct xen_sysctl sysctl;
 
-    memset(&sysctl.u.profile_op, 0, sizeof(sysctl.u.profile_op));
-    sysctl.cmd = XEN_SYSCTL_profile_op;
-    sysctl.u.profile_op.cmd = cmd;
-
+    profile_op(&sysctl, cmd);
     return do_sysctl(xch, &sysctl);
 }
 
@@ -60,7 +66,8 @@ int xc_profile_release(xc_interface *xch)
 int xc_profile_status(xc_interface *xch, xen_profile_status_t *status,
                       xen_profile_cpu_t *cpus, unsigned int *nr_cpus)
 {
-    struct xen_sysctl sysctl = {};
+    struct xen_sysctl sysctl;
+    struct xen_sysctl_profile_op *op;
     DECLARE_HYPERCALL_BOUNCE(cpus, 0, XC_HYPERCALL_BUFFER_BOUNCE_OUT);
     unsigned int n = cpus ? *nr_cpus : 0;
     int ret;
@@ -69,18 +76,14 @@ int xc_profile_status(xc_interface *xch, xen_profile_status_t *status,
     if ( xc_hypercall_bounce_pre(xch, cpus) )
         return -1;
 
-    memset(&sysctl.u.profile_op, 0, sizeof(sysctl.u.profile_op));
-    sysctl.cmd = XEN_SYSCTL_profile_op;
-    sysctl.u.profile_op.cmd = XEN_PROFILE_OP_status;
-    sysctl.u.profile_op.u.status.nr_cpus = n;
-    set_xen_guest_handle(sysctl.u.profile_op.u.status.cpus, cpus);
-
+    op = profile_op(&sysctl, XEN_PROFILE_OP_status);
+    op->u.status.nr_cpus = n;
+    set_xen_guest_handle(op->u.status.cpus, cpus);
     ret = do_sysctl(xch, &sysctl);
-
     xc_hypercall_bounce_post(xch, cpus);
     if ( !ret )
     {
-        *status = sysctl.u.profile_op.u.status;
+        *status = op->u.status;
         *nr_cpus = status->nr_cpus;
     }
     return ret;
@@ -91,30 +94,27 @@ int xc_profile_read(xc_interface *xch, unsigned int cpu, uint32_t flags,
                     uint32_t *bytes, uint32_t *records,
                     uint64_t *pending_bytes)
 {
-    struct xen_sysctl sysctl = {};
+    struct xen_sysctl sysctl;
+    struct xen_profile_read *rd;
     DECLARE_HYPERCALL_BOUNCE(buf, size, XC_HYPERCALL_BUFFER_BOUNCE_OUT);
     int ret;
 
     if ( xc_hypercall_bounce_pre(xch, buf) )
         return -1;
 
-    memset(&sysctl.u.profile_op, 0, sizeof(sysctl.u.profile_op));
-    sysctl.cmd = XEN_SYSCTL_profile_op;
-    sysctl.u.profile_op.cmd = XEN_PROFILE_OP_read;
-    sysctl.u.profile_op.u.read.cpu = cpu;
-    sysctl.u.profile_op.u.read.size = size;
-    sysctl.u.profile_op.u.read.flags = flags;
-    sysctl.u.profile_op.u.read.offset = offset ? *offset : 0;
-    set_xen_guest_handle(sysctl.u.profile_op.u.read.buffer, buf);
-
+    rd = &profile_op(&sysctl, XEN_PROFILE_OP_read)->u.read;
+    rd->cpu = cpu;
+    rd->size = size;
+    rd->flags = flags;
+    rd->offset = offset ? *offset : 0;
+    set_xen_guest_handle(rd->buffer, buf);
     ret = do_sysctl(xch, &sysctl);
-
     /* Records copied before a failure are consumed: always report them. */
-    *bytes = sysctl.u.profile_op.u.read.bytes;
-    *records = sysctl.u.profile_op.u.read.records;
-    *pending_bytes = sysctl.u.profile_op.u.read.pending_bytes;
+    *bytes = rd->bytes;
+    *records = rd->records;
+    *pending_bytes = rd->pending_bytes;
     if ( offset )
-        *offset = sysctl.u.profile_op.u.read.offset;
+        *offset = rd->offset;
     if ( *bytes > size )
         *bytes = 0;
     xc_hypercall_bounce_post(xch, buf);
@@ -124,28 +124,25 @@ int xc_profile_read(xc_interface *xch, unsigned int cpu, uint32_t flags,
 int xc_profile_symbols(xc_interface *xch, uint32_t *index, void *buf,
                        uint32_t size, uint32_t *bytes, uint32_t *count)
 {
-    struct xen_sysctl sysctl = {};
+    struct xen_sysctl sysctl;
+    struct xen_profile_symbols *sy;
     DECLARE_HYPERCALL_BOUNCE(buf, size, XC_HYPERCALL_BUFFER_BOUNCE_OUT);
     int ret;
 
     if ( xc_hypercall_bounce_pre(xch, buf) )
         return -1;
 
-    memset(&sysctl.u.profile_op, 0, sizeof(sysctl.u.profile_op));
-    sysctl.cmd = XEN_SYSCTL_profile_op;
-    sysctl.u.profile_op.cmd = XEN_PROFILE_OP_symbols;
-    sysctl.u.profile_op.u.symbols.index = *index;
-    sysctl.u.profile_op.u.symbols.size = size;
-    set_xen_guest_handle(sysctl.u.profile_op.u.symbols.buffer, buf);
-
+    sy = &profile_op(&sysctl, XEN_PROFILE_OP_symbols)->u.symbols;
+    sy->index = *index;
+    sy->size = size;
+    set_xen_guest_handle(sy->buffer, buf);
     ret = do_sysctl(xch, &sysctl);
-
     xc_hypercall_bounce_post(xch, buf);
     if ( !ret )
     {
-        *index = sysctl.u.profile_op.u.symbols.index;
-        *bytes = sysctl.u.profile_op.u.symbols.bytes;
-        *count = sysctl.u.profile_op.u.symbols.count;
+        *index = sy->index;
+        *bytes = sy->bytes;
+        *count = sy->count;
     }
     return ret;
 }

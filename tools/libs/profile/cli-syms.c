@@ -31,11 +31,9 @@ static void warn(const struct cli *c, const char *fmt, ...)
 {
     va_list ap;
 
-    fprintf(c->errout, "%s: warning: ", c->prog);
     va_start(ap, fmt);
-    vfprintf(c->errout, fmt, ap);
+    xenprof_priv_cli_vsay(c, "warning: ", fmt, ap);
     va_end(ap);
-    fputc('\n', c->errout);
 }
 
 /* The message into c->err; returns 1. */

@@ -22,15 +22,21 @@
 static int fail(const struct cli *c, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+void xenprof_priv_cli_vsay(const struct cli *c, const char *what,
+                           const char *fmt, va_list ap)
+{
+    fprintf(c->errout, "%s: %s", c->prog, what);
+    vfprintf(c->errout, fmt, ap);
+    fputc('\n', c->errout);
+}
+
 static int fail(const struct cli *c, int status, const char *fmt, ...)
 {
     va_list ap;
 
-    fprintf(c->errout, "%s: ", c->prog);
     va_start(ap, fmt);
-    vfprintf(c->errout, fmt, ap);
+    xenprof_priv_cli_vsay(c, "", fmt, ap);
     va_end(ap);
-    fputc('\n', c->errout);
     if ( status == EXIT_USAGE )
         fprintf(c->errout, "Try '%s --help'.\n", c->prog);
     return status;

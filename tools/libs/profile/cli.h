@@ -59,6 +59,10 @@ struct input {
     size_t bad_lines;
 };
 
+/* A line "prog: <what><message>" on the command's errout (cli.c). */
+void xenprof_priv_cli_vsay(const struct cli *c, const char *what,
+                           const char *fmt, va_list ap) xenprof_hidden;
+
 /*
  * Parse and check argv into c.  Returns 0; -1 when the usage was printed
  * (-h); EXIT_USAGE with the message in c->err.

@@ -152,22 +152,39 @@ static int table_hdr(const struct rd *r, const uint8_t *p, uint64_t len,
     return 0;
 }
 
+/*
+ * A table of fixed-size entries (at least min bytes each) that fills its
+ * section (named what): its entry size and count, and room for count
+ * elements of elem bytes in *array.
+ */
+static int fixed_table(const struct rd *r, const uint8_t *p, uint64_t len,
+                       size_t off, size_t min, const char *what,
+                       size_t elem, void **array, size_t *esize,
+                       size_t *count)
+{
+    int rc = table_hdr(r, p, len, off, min, esize, count);
+
+    if ( rc )
+        return rc;
+    if ( len != XENPROF_TABLE_HDR + *count * *esize )
+        return bad(r, off, "%s section size does not match its entries",
+                   what);
+    *array = NULL;
+    return xenprof_priv_reserve(array, 0, *count, elem) ? -ENOMEM : 0;
+}
+
 static int parse_cpus(struct rd *r, const uint8_t *p, uint64_t len,
                       size_t off)
 {
     struct xenprof_data *d = r->d;
     struct xenprof_cpu *c;
     size_t esize, count, i;
-    void *a = NULL;
-    int rc = table_hdr(r, p, len, off, XENPROF_CPU_ENT_SIZE, &esize,
-                       &count);
+    void *a;
+    int rc = fixed_table(r, p, len, off, XENPROF_CPU_ENT_SIZE, "CPUS",
+                         sizeof(*d->cpus), &a, &esize, &count);
 
     if ( rc )
         return rc;
-    if ( len != XENPROF_TABLE_HDR + count * esize )
-        return bad(r, off, "CPUS section size does not match its entries");
-    if ( xenprof_priv_reserve(&a, 0, count, sizeof(*d->cpus)) )
-        return -ENOMEM;
     d->cpus = a;
     for ( i = 0, p += XENPROF_TABLE_HDR; i < count; i++, p += esize )
     {
@@ -242,16 +259,12 @@ static int parse_domains(struct rd *r, const uint8_t *p, uint64_t len,
     struct xenprof_data *d = r->d;
     struct xenprof_domain *dom;
     size_t esize, count, i;
-    void *a = NULL;
-    int rc = table_hdr(r, p, len, off, XENPROF_DOM_ENT_SIZE, &esize,
-                       &count);
+    void *a;
+    int rc = fixed_table(r, p, len, off, XENPROF_DOM_ENT_SIZE, "DOMAINS",
+                         sizeof(*d->doms), &a, &esize, &count);
 
     if ( rc )
         return rc;
-    if ( len != XENPROF_TABLE_HDR + count * esize )
-        return bad(r, off, "DOMAINS section size does not match entries");
-    if ( xenprof_priv_reserve(&a, 0, count, sizeof(*d->doms)) )
-        return -ENOMEM;
     d->doms = a;
     for ( i = 0, p += XENPROF_TABLE_HDR; i < count; i++, p += esize )
     {

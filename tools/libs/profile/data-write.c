@@ -74,16 +74,21 @@ static void put_meta(struct out *o, const struct xenprof_meta *m)
     free(buf);
 }
 
+/* The section header and table header of count entries of esize. */
+static void put_table(struct out *o, uint32_t type, size_t esize,
+                      size_t count)
+{
+    put_section(o, type, XENPROF_TABLE_HDR + (uint64_t)count * esize);
+    put32(o, esize);
+    put32(o, count);
+}
+
 static void put_cpus(struct out *o, const struct xenprof_data *d)
 {
     const struct xenprof_cpu *c;
     size_t i;
 
-    put_section(o, XENPROF_SEC_CPUS,
-                XENPROF_TABLE_HDR + (uint64_t)d->nr_cpus *
-                XENPROF_CPU_ENT_SIZE);
-    put32(o, XENPROF_CPU_ENT_SIZE);
-    put32(o, d->nr_cpus);
+    put_table(o, XENPROF_SEC_CPUS, XENPROF_CPU_ENT_SIZE, d->nr_cpus);
     for ( i = 0; i < d->nr_cpus; i++ )
     {
         c = &d->cpus[i];
@@ -126,11 +131,7 @@ static void put_domains(struct out *o, const struct xenprof_data *d)
     char name[sizeof(d->doms->name)];
     size_t i;
 
-    put_section(o, XENPROF_SEC_DOMAINS,
-                XENPROF_TABLE_HDR + (uint64_t)d->nr_doms *
-                XENPROF_DOM_ENT_SIZE);
-    put32(o, XENPROF_DOM_ENT_SIZE);
-    put32(o, d->nr_doms);
+    put_table(o, XENPROF_SEC_DOMAINS, XENPROF_DOM_ENT_SIZE, d->nr_doms);
     for ( i = 0; i < d->nr_doms; i++ )
     {
         memset(name, 0, sizeof(name));
@@ -182,8 +183,8 @@ static int check_data(const struct xenprof_data *d, const char *path,
 }
 
 /* The writer of the data file, for xenprof_write_file(). */
-static int fill_data(FILE *f, void *arg, char *err __attribute__((unused)),
-                     size_t errlen __attribute__((unused)))
+static int fill_data(FILE *f, void *arg, char *err xenprof_unused,
+                     size_t errlen xenprof_unused)
 {
     struct out o = { .f = f };
 

@@ -37,18 +37,15 @@ void xenprof_data_free(struct xenprof_data *d)
 int xenprof_data_add_records(struct xenprof_data *d, const void *buf,
                              size_t len)
 {
-    void *p;
     int rc;
 
     if ( !d || (!buf && len) )
         return -EINVAL;
     if ( !len )
         return 0;
-    p = d->records;
-    rc = xenprof_priv_reserve(&p, d->records_len, len, 1);
+    rc = XENPROF_RESERVE(d->records, d->records_len, len);
     if ( rc )
         return rc;
-    d->records = p;
     memcpy(d->records + d->records_len, buf, len);
     d->records_len += len;
     return 0;
@@ -61,7 +58,6 @@ int xenprof_data_add_records(struct xenprof_data *d, const void *buf,
 int xenprof_data_add_symbol(struct xenprof_data *d, uint64_t addr,
                             char type, const char *name)
 {
-    void *p;
     char *copy;
     int rc;
 
@@ -70,14 +66,12 @@ int xenprof_data_add_symbol(struct xenprof_data *d, uint64_t addr,
     copy = strdup(name);
     if ( !copy )
         return -ENOMEM;
-    p = d->syms;
-    rc = xenprof_priv_reserve(&p, d->nr_syms, 1, sizeof(*d->syms));
+    rc = XENPROF_RESERVE(d->syms, d->nr_syms, 1);
     if ( rc )
     {
         free(copy);
         return rc;
     }
-    d->syms = p;
     d->syms[d->nr_syms].addr = addr;
     d->syms[d->nr_syms].type = type;
     d->syms[d->nr_syms].name = copy;
@@ -94,16 +88,11 @@ int xenprof_data_add_domain(struct xenprof_data *d, uint32_t domid,
                             const char *name, const uint8_t uuid[16])
 {
     struct xenprof_domain *dom;
-    void *p;
-    int rc;
 
     if ( !d )
         return -EINVAL;
-    p = d->doms;
-    rc = xenprof_priv_reserve(&p, d->nr_doms, 1, sizeof(*d->doms));
-    if ( rc )
-        return rc;
-    d->doms = p;
+    if ( XENPROF_RESERVE(d->doms, d->nr_doms, 1) )
+        return -ENOMEM;
     dom = &d->doms[d->nr_doms];
     memset(dom, 0, sizeof(*dom));
     dom->domid = domid;
@@ -119,16 +108,10 @@ int xenprof_data_add_domain(struct xenprof_data *d, uint32_t domid,
 int xenprof_data_add_cpu(struct xenprof_data *d,
                          const struct xenprof_cpu *cpu)
 {
-    void *p;
-    int rc;
-
     if ( !d || !cpu )
         return -EINVAL;
-    p = d->cpus;
-    rc = xenprof_priv_reserve(&p, d->nr_cpus, 1, sizeof(*d->cpus));
-    if ( rc )
-        return rc;
-    d->cpus = p;
+    if ( XENPROF_RESERVE(d->cpus, d->nr_cpus, 1) )
+        return -ENOMEM;
     d->cpus[d->nr_cpus++] = *cpu;
     return 0;
 }

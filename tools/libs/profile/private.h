@@ -18,6 +18,7 @@
 
 /* Internal functions are not exported from the shared library. */
 #define xenprof_hidden __attribute__((visibility("hidden")))
+#define xenprof_unused __attribute__((unused))
 
 /* Data file layout, version 1 (docs/designs/xenprofile-data.md). */
 #define XENPROF_HDR_SIZE        16      /* magic, version, reserved */
@@ -88,6 +89,18 @@ int xenprof_priv_err(char *err, size_t errlen, int rc, const char *fmt, ...)
  */
 int xenprof_priv_reserve(void **p, size_t n, size_t add, size_t size)
     xenprof_hidden;
+
+/*
+ * xenprof_priv_reserve() for the typed array arr of n elements: 0, or
+ * -ENOMEM with arr unchanged.
+ */
+#define XENPROF_RESERVE(arr, n, add) ({                                  \
+    void *p_ = (arr);                                                   \
+    int rc_ = xenprof_priv_reserve(&p_, (n), (add), sizeof(*(arr)));    \
+                                                                        \
+    if ( !rc_ )                                                         \
+        (arr) = p_;                                                     \
+    rc_; })
 
 /* That implicit capacity, for n elements.  Never fails. */
 size_t xenprof_priv_capacity(size_t n) xenprof_hidden;

@@ -71,24 +71,21 @@ static void json_key_str(FILE *out, const char *key, const char *val,
 static void json_header(const struct rep *r)
 {
     const struct xenprof_meta *m = &r->d->meta;
-    double secs = xenprof_priv_rep_duration(m);
-    size_t sampled;
-    uint64_t nlost = xenprof_priv_rep_lost(r->d, &sampled);
 
     fprintf(r->out, "  \"header\": {\n");
-    if ( secs >= 0 )
-        fprintf(r->out, "    \"duration_s\": %.6f,\n", secs);
+    if ( r->secs >= 0 )
+        fprintf(r->out, "    \"duration_s\": %.6f,\n", r->secs);
     else
         fprintf(r->out, "    \"duration_s\": null,\n");
     fprintf(r->out, "    \"samples\": %" PRIu64 ",\n    \"lost\": %" PRIu64
-            ",\n", r->sp.all, nlost);
+            ",\n", r->sp.all, r->nlost);
     json_key_str(r->out, "source", xenprof_priv_rep_source(m->source), false);
     json_key_str(r->out, "source_reason", m->source_reason, false);
     fprintf(r->out, "    \"frequency_hz\": %" PRIu32 ",\n    \"period\": %"
             PRIu64 ",\n    \"period_unit\": \"%s\",\n", m->frequency,
             m->period, m->source == XENPROF_SOURCE_PMU ? "events" : "ns");
     fprintf(r->out, "    \"pcpus_sampled\": %zu,\n    \"pcpus_host\": %"
-            PRIu32 ",\n", sampled, m->nr_host_cpus);
+            PRIu32 ",\n", r->sampled, m->nr_host_cpus);
     json_key_str(r->out, "xen_version", m->xen_version, false);
     json_key_str(r->out, "build_id", m->build_id, false);
     json_key_str(r->out, "hostname", m->hostname, true);
@@ -117,35 +114,40 @@ static int json_callee(const struct xenprof_tree_node *n, bool leave,
     return 0;
 }
 
+/* A function's object, up to its callees (report-model.c's walk). */
+static void json_row(struct rep *r, const struct xenprof_func *f, size_t i)
+{
+    fprintf(r->out, "%s\n    {\"name\": ", i ? "," : "");
+    json_string(r->out, f->name);
+    fprintf(r->out, ", \"children\": %" PRIu64 ", \"self\": %" PRIu64
+            ", \"children_pct\": %.2f, \"self_pct\": %.2f", f->total,
+            f->self, rep_pct(f->total, r->total),
+            rep_pct(f->self, r->total));
+    if ( r->o->callgraph )
+    {
+        fprintf(r->out, ", \"callees\": [");
+        r->first = true;
+    }
+}
+
+static void json_row_end(struct rep *r)
+{
+    fprintf(r->out, "%s}", r->o->callgraph ? "]" : "");
+}
+
 static int json_funcs(struct rep *r)
 {
-    const struct xenprof_func *f;
-    size_t i;
+    static const struct rep_func_ops ops = {
+        .row = json_row, .callee = json_callee, .row_end = json_row_end,
+    };
     int rc;
 
     fprintf(r->out, "  \"sort\": \"%s\",\n  \"functions_total\": %zu,\n"
             "  \"functions\": [", r->o->by_self ? "self" : "total",
             r->nr_fn);
-    for ( i = 0; i < r->shown; i++ )
-    {
-        f = &r->fn[i];
-        fprintf(r->out, "%s\n    {\"name\": ", i ? "," : "");
-        json_string(r->out, f->name);
-        fprintf(r->out, ", \"children\": %" PRIu64 ", \"self\": %" PRIu64
-                ", \"children_pct\": %.2f, \"self_pct\": %.2f", f->total,
-                f->self, rep_pct(f->total, r->total),
-                rep_pct(f->self, r->total));
-        if ( r->o->callgraph )
-        {
-            fprintf(r->out, ", \"callees\": [");
-            r->first = true;
-            rc = xenprof_priv_rep_callees(r, f, json_callee, r);
-            if ( rc )
-                return rc;
-            fputc(']', r->out);
-        }
-        fputc('}', r->out);
-    }
+    rc = xenprof_priv_rep_each_func(r, &ops);
+    if ( rc )
+        return rc;
     fprintf(r->out, "%s]", r->shown ? "\n  " : "");
     return 0;
 }

@@ -190,6 +190,27 @@ int xenprof_priv_rep_callees(const struct rep *r,
     return rc;
 }
 
+int xenprof_priv_rep_each_func(struct rep *r, const struct rep_func_ops *ops)
+{
+    const struct xenprof_func *f;
+    size_t i;
+    int rc;
+
+    for ( i = 0; i < r->shown; i++ )
+    {
+        f = &r->fn[i];
+        ops->row(r, f, i);
+        if ( r->o->callgraph )
+        {
+            rc = xenprof_priv_rep_callees(r, f, ops->callee, r);
+            if ( rc )
+                return rc;
+        }
+        ops->row_end(r);
+    }
+    return 0;
+}
+
 int xenprof_priv_report(const struct xenprof_data *d,
                         const struct xenprof_filter *f,
                         const struct xenprof_stackset *s,
@@ -203,7 +224,11 @@ int xenprof_priv_report(const struct xenprof_data *d,
     if ( rc )
         xenprof_priv_err(err, errlen, rc, "report: out of memory");
     if ( !rc && d )
+    {
         rc = count_splits(&r.sp, d, f, err, errlen);
+        r.secs = xenprof_priv_rep_duration(&d->meta);
+        r.nlost = xenprof_priv_rep_lost(d, &r.sampled);
+    }
     if ( !rc )
     {
         r.total = xenprof_priv_tree_total(r.t);

@@ -19,9 +19,6 @@ static void put_text(FILE *out, const char *s)
 static void text_header(const struct rep *r)
 {
     const struct xenprof_meta *m = &r->d->meta;
-    double secs = xenprof_priv_rep_duration(m);
-    size_t sampled;
-    uint64_t nlost = xenprof_priv_rep_lost(r->d, &sampled);
 
     fprintf(r->out, "# Profile:  ");
     put_text(r->out, r->o->input);
@@ -43,14 +40,14 @@ static void text_header(const struct rep *r)
     else
         fprintf(r->out, ", period %" PRIu64 " %s\n", m->period,
                 m->source == XENPROF_SOURCE_PMU ? "events" : "ns");
-    if ( secs >= 0 )
-        fprintf(r->out, "# Duration: %.3f s", secs);
+    if ( r->secs >= 0 )
+        fprintf(r->out, "# Duration: %.3f s", r->secs);
     else
         fprintf(r->out, "# Duration: unknown");
-    fprintf(r->out, ", pCPUs sampled: %zu of %" PRIu32 "\n", sampled,
-            m->nr_host_cpus);
+    fprintf(r->out, ", pCPUs sampled: %zu of %" PRIu32 "\n",
+            r->sampled, m->nr_host_cpus);
     fprintf(r->out, "# Samples:  %" PRIu64 ", lost: %" PRIu64 "\n",
-            r->sp.all, nlost);
+            r->sp.all, r->nlost);
 }
 
 /* A callee, indented under its function's row by its depth. */
@@ -67,11 +64,29 @@ static int text_callee(const struct xenprof_tree_node *n, bool leave,
     fputc('\n', r->out);
     return 0;
 }
+/* A function's row of the table (report-model.c's walk). */
+static void text_row(struct rep *r, const struct xenprof_func *f,
+                     size_t i xenprof_unused)
+{
+    fprintf(r->out, "%10.2f%% %9.2f%% %10" PRIu64 " %10" PRIu64 "  ",
+            rep_pct(f->total, r->total), rep_pct(f->self, r->total),
+            f->total, f->self);
+    put_text(r->out, f->name);
+    fputc('\n', r->out);
+}
+
+/* A blank line after a function's callees. */
+static void text_row_end(struct rep *r)
+{
+    if ( r->o->callgraph )
+        fputc('\n', r->out);
+}
+
 static int text_funcs(struct rep *r)
 {
-    const struct xenprof_func *f;
-    size_t i;
-    int rc;
+    static const struct rep_func_ops ops = {
+        .row = text_row, .callee = text_callee, .row_end = text_row_end,
+    };
 
     fprintf(r->out, "\n# Functions by %s: %zu of %zu.  Children: samples "
             "whose stack contains\n# the function, Self: samples where it "
@@ -83,32 +98,22 @@ static int text_funcs(struct rep *r)
                 XENPROF_CALLGRAPH_MIN_PERMILLE);
     fprintf(r->out, "#\n#%10s %10s %10s %10s  %s\n", "Children", "Self",
             "Children", "Self", "Function");
-    for ( i = 0; i < r->shown; i++ )
-    {
-        f = &r->fn[i];
-        fprintf(r->out, "%10.2f%% %9.2f%% %10" PRIu64 " %10" PRIu64 "  ",
-                rep_pct(f->total, r->total), rep_pct(f->self, r->total),
-                f->total, f->self);
-        put_text(r->out, f->name);
-        fputc('\n', r->out);
-        if ( !r->o->callgraph )
-            continue;
-        rc = xenprof_priv_rep_callees(r, f, text_callee, r);
-        if ( rc )
-            return rc;
-        fputc('\n', r->out);
-    }
-    return 0;
+    return xenprof_priv_rep_each_func(r, &ops);
 }
 
-/* "  count  pct%" columns of a split row. */
-static void text_cells(const struct rep *r, const uint64_t *v, size_t n)
+/* "  count  pct%" columns of a split row, added to sum (if not NULL). */
+static void text_cells(const struct rep *r, const uint64_t *v, size_t n,
+                       uint64_t *sum)
 {
     size_t i;
 
     for ( i = 0; i < n; i++ )
+    {
         fprintf(r->out, " %8" PRIu64 " %6.2f%%", v[i],
                 rep_pct(v[i], r->total));
+        if ( sum )
+            sum[i] += v[i];
+    }
     fputc('\n', r->out);
 }
 
@@ -143,23 +148,21 @@ static void text_domains(const struct rep *r)
         v[2] = v[0] + v[1];
         dom_label(r, dr->domid, label, sizeof(label));
         fprintf(r->out, "  %-17s", label);
-        text_cells(r, v, 3);
-        sum[0] += v[0], sum[1] += v[1], sum[2] += v[2];
+        text_cells(r, v, 3, sum);
     }
     v[0] = v[2] = r->sp.idle;
     v[1] = 0;
     fprintf(r->out, "  %-17s", "idle");
-    text_cells(r, v, 3);
-    sum[0] += v[0], sum[2] += v[2];
+    text_cells(r, v, 3, sum);
     fprintf(r->out, "  %-17s", "total");
-    text_cells(r, sum, 3);
+    text_cells(r, sum, 3, NULL);
 }
 
 static void text_cpus(const struct rep *r)
 {
     const struct cpu_row *cr;
     uint64_t v[4], sum[4] = { 0 };
-    size_t i, k;
+    size_t i;
 
     fprintf(r->out, "\n# Samples by pCPU.  Xen: in Xen on a domain's vCPU,"
             " Idle: on an idle vCPU.\n#\n"
@@ -174,12 +177,10 @@ static void text_cpus(const struct rep *r)
         if ( !v[3] )
             continue;
         fprintf(r->out, " %5zu", i);
-        text_cells(r, v, 4);
-        for ( k = 0; k < 4; k++ )
-            sum[k] += v[k];
+        text_cells(r, v, 4, sum);
     }
     fprintf(r->out, " total");
-    text_cells(r, sum, 4);
+    text_cells(r, sum, 4, NULL);
 }
 
 int xenprof_priv_rep_text(struct rep *r)

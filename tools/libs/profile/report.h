@@ -35,6 +35,9 @@ struct rep {
     size_t nr_fn, shown;                /* functions, rows shown */
     uint64_t total;                     /* samples shown */
     struct splits sp;
+    double secs;                        /* duration, -1 if unknown */
+    uint64_t nlost;                     /* samples lost, all pCPUs */
+    size_t sampled;                     /* pCPUs sampled */
     bool first;                         /* JSON: no comma before */
 };
 
@@ -66,6 +69,19 @@ uint64_t xenprof_priv_rep_lost(const struct xenprof_data *d,
 int xenprof_priv_rep_callees(const struct rep *r,
                              const struct xenprof_func *f,
                              xenprof_tree_visit_t fn, void *arg)
+    xenprof_hidden;
+
+/*
+ * The rows of the functions shown, for a rendering: row(), then (with
+ * --callgraph) callee() for each callee, then row_end().  Returns 0 or
+ * the error of the callees' walk.
+ */
+struct rep_func_ops {
+    void (*row)(struct rep *r, const struct xenprof_func *f, size_t i);
+    xenprof_tree_visit_t callee;
+    void (*row_end)(struct rep *r);
+};
+int xenprof_priv_rep_each_func(struct rep *r, const struct rep_func_ops *ops)
     xenprof_hidden;
 
 /*

@@ -252,3 +252,38 @@ int data_folded(const struct xenprof_data *d, FILE *out, int include_guest,
     xenprof_stackset_free(set);
     return rc;
 }
+
+int add_tsample(struct xenprof_data *d, const struct tsample *s,
+                uint64_t tsc)
+{
+    uint8_t rec[64];
+    struct trec r = { .mode = s->mode, .flags = s->flags,
+                      .domid = s->domid, .vcpu = s->vcpu, .cpu = s->cpu,
+                      .ip = s->ip };
+    unsigned int i;
+    int rc = 0;
+
+    while ( r.nr < 4 && s->ip[r.nr] )
+        r.nr++;
+    for ( i = 0; i < s->times && !rc; i++ )
+    {
+        r.tsc = tsc + s->ms * 1000ULL + i;
+        rc = xenprof_data_add_records(d, rec, rec_put(rec, &r));
+    }
+    return rc;
+}
+
+int add_nm(struct xenprof_data *d, const char *nm)
+{
+    unsigned long long addr;
+    char type, name[128];
+    int n, rc = 0;
+
+    while ( !rc && sscanf(nm, " %llx %c %127s%n", &addr, &type, name,
+                          &n) == 3 )
+    {
+        rc = xenprof_data_add_symbol(d, addr, type, name);
+        nm += n;
+    }
+    return rc;
+}

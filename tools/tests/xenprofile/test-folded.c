@@ -11,21 +11,16 @@
 #include "test.h"
 
 /* One sample of the hand-built profile, repeated `times`. */
-struct fsample {
-    unsigned int times;
-    uint8_t mode, flags;
-    uint16_t domid, vcpu, cpu;
-    uint64_t ip[4];                 /* innermost first; 0 ends */
-};
 
-#define XEN(n, f, ...) { n, XENPROF_MODE_XEN, f, 0, 0, 1, { __VA_ARGS__ } }
-#define GUEST(n, m, dom, v) { n, m, 0, dom, v, 2, { 0xffffffff81000000ULL } }
+#define XEN(n, f, ...) { n, XENPROF_MODE_XEN, f, 0, 0, 1, { __VA_ARGS__ }, 0 }
+#define GUEST(n, m, dom, v) \
+    { n, m, 0, dom, v, 2, { 0xffffffff81000000ULL }, 0 }
 
 /*
  * main_loop 0x1000, do_work 0x1100, helper (static) 0x1200, leaf 0x1300,
  * next_fn 0x1400.
  */
-static const struct fsample samples[] = {
+static const struct tsample samples[] = {
     XEN(2, 0, 0x1310, 0x1210, 0x1120, 0x1010),
     /* Another return address in helper: the same line. */
     XEN(1, 0, 0x1310, 0x1220, 0x1120, 0x1010),
@@ -37,41 +32,19 @@ static const struct fsample samples[] = {
     XEN(1, 0, 0x1310, 0x10),
     /* An idle pCPU in Xen: a plain Xen stack. */
     { 1, XENPROF_MODE_XEN, XENPROF_F_IDLE, XENPROF_DOMID_IDLE, 3, 3,
-      { 0x1020 } },
+      { 0x1020 }, 0 },
     GUEST(2, XENPROF_MODE_GUEST_KERNEL, 1, 0),
     /* Off Xen's stacks: PV entry/exit, under the vCPU. */
-    { 2, XENPROF_MODE_XEN, XENPROF_F_NO_STACK, 1, 0, 1, { 0x1010 } },
+    { 2, XENPROF_MODE_XEN, XENPROF_F_NO_STACK, 1, 0, 1, { 0x1010 }, 0 },
     { 1, XENPROF_MODE_XEN, XENPROF_F_NO_STACK | XENPROF_F_HVM, 5, 1, 1,
-      { 0x1310 } },
+      { 0x1310 }, 0 },
     { 1, XENPROF_MODE_XEN, XENPROF_F_NO_STACK | XENPROF_F_IDLE,
-      XENPROF_DOMID_IDLE, 2, 2, { 0x1400 } },
+      XENPROF_DOMID_IDLE, 2, 2, { 0x1400 }, 0 },
     GUEST(1, XENPROF_MODE_GUEST_USER, 1, 1),
     GUEST(1, XENPROF_MODE_GUEST_USER, 3, 0),     /* empty name */
     GUEST(1, XENPROF_MODE_GUEST_KERNEL, 5, 2),   /* unknown domain */
     GUEST(1, XENPROF_MODE_GUEST_KERNEL, 7, 0),   /* ';' in its name */
 };
-
-
-
-/* Add sample s (times records) to d; 0 or -errno. */
-static int add_sample(struct xenprof_data *d, const struct fsample *s)
-{
-    uint8_t rec[64];
-    struct trec r = { .mode = s->mode, .flags = s->flags,
-                      .domid = s->domid, .vcpu = s->vcpu, .cpu = s->cpu,
-                      .ip = s->ip };
-    unsigned int i;
-    int rc = 0;
-
-    while ( r.nr < 4 && s->ip[r.nr] )
-        r.nr++;
-    for ( i = 0; i < s->times && !rc; i++ )
-    {
-        r.tsc = i;
-        rc = xenprof_data_add_records(d, rec, rec_put(rec, &r));
-    }
-    return rc;
-}
 
 /* The hand-built profile, samples added in the order given by step. */
 static struct xenprof_data *profile(size_t step)
@@ -95,7 +68,7 @@ static struct xenprof_data *profile(size_t step)
     rc = rc ?: xenprof_data_add_domain(d, 3, "", NULL);
     rc = rc ?: xenprof_data_add_domain(d, 7, "a;b c", NULL);
     for ( i = 0; !rc && i < n; i++ )
-        rc = add_sample(d, &samples[(i * step) % n]);
+        rc = add_tsample(d, &samples[(i * step) % n], 0);
     if ( rc )
     {
         xenprof_data_free(d);
@@ -144,10 +117,10 @@ static void golden(void)
 /* Many samples of one stack: one line, the count of all of them. */
 static void many(void)
 {
-    static const struct fsample one = XEN(100000, 0, 0x1310, 0x1210);
+    static const struct tsample one = XEN(100000, 0, 0x1310, 0x1210);
     struct xenprof_data *d = profile(1);
     char *out = NULL;
-    int rc = d ? add_sample(d, &one) : -ENOMEM;
+    int rc = d ? add_tsample(d, &one, 0) : -ENOMEM;
 
     rc = rc ?: folded(d, 0, &out, NULL, 0);
     tap_ok(!rc && out && strstr(out, "\nhelper;leaf 100000\n"),

@@ -133,10 +133,10 @@ static struct xenprof_data *profile(void)
     struct xenprof_data *d = xenprof_data_new();
     int rc = !d;
 
-    rc = rc ?: xenprof_data_add_symbol(d, 0x1000, 'T', "main_loop");
-    rc = rc ?: xenprof_data_add_symbol(d, 0x1100, 'T', "do_work");
-    rc = rc ?: xenprof_data_add_symbol(d, 0x1200, 't', "x.c#helper");
-    rc = rc ?: xenprof_data_add_symbol(d, 0x1300, 'T', "leaf");
+    rc = rc ?: add_nm(d, "0x1000 T main_loop\n"
+                        "0x1100 T do_work\n"
+                        "0x1200 t x.c#helper\n"
+                        "0x1300 T leaf\n");
     rc = rc ?: xenprof_data_add_domain(d, 1, "web", NULL);
     rc = rc ?: add(d, 5, XENPROF_MODE_XEN, 0, s1, 4);
     rc = rc ?: add(d, 2, XENPROF_MODE_XEN, 0, s2, 2);

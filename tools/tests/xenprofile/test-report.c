@@ -14,46 +14,18 @@
 #include "test-report.h"
 #include "../../libs/profile/calltree.h"
 
-/* One sample of the hand-built profile, repeated `times`. */
-struct rsample {
-    unsigned int times;
-    uint8_t mode, flags;
-    uint16_t domid, vcpu, cpu;
-    unsigned int ms;                /* after the start */
-    uint64_t ip[4];                 /* innermost first; 0 ends */
-};
-
 #define START_TSC 1000000ULL        /* tsc_khz 1000: 1 tick = 1 us */
 
 /* main_loop 0x1000, do_work 0x1100, helper (static) 0x1200, leaf 0x1300 */
-static const struct rsample rsamples[] = {
-    { 3, 0, 0, 0, 0, 0, 100, { 0x1310, 0x1210, 0x1120, 0x1010 } },
-    { 2, 0, 0, 1, 1, 1, 1500, { 0x1120, 0x1010 } },
-    { 2, 0, XENPROF_F_IDLE, XENPROF_DOMID_IDLE, 1, 1, 2500, { 0x1000 } },
-    { 1, XENPROF_MODE_GUEST_KERNEL, 0, 1, 0, 2, 3500, { 0xffff8100 } },
-    { 1, XENPROF_MODE_GUEST_USER, XENPROF_F_HVM, 2, 0, 3, 500, { 0x4000 } },
-    { 1, 0, XENPROF_F_TRUNCATED, 0, 0, 0, 1000, { 0x1300, 0x1210 } },
+static const struct tsample rsamples[] = {
+    { 3, 0, 0, 0, 0, 0, { 0x1310, 0x1210, 0x1120, 0x1010 }, 100 },
+    { 2, 0, 0, 1, 1, 1, { 0x1120, 0x1010 }, 1500 },
+    { 2, 0, XENPROF_F_IDLE, XENPROF_DOMID_IDLE, 1, 1, { 0x1000 }, 2500 },
+    { 1, XENPROF_MODE_GUEST_KERNEL, 0, 1, 0, 2, { 0xffff8100 }, 3500 },
+    { 1, XENPROF_MODE_GUEST_USER, XENPROF_F_HVM, 2, 0, 3, { 0x4000 }, 500 },
+    { 1, 0, XENPROF_F_TRUNCATED, 0, 0, 0, { 0x1300, 0x1210 }, 1000 },
 };
 
-/* Add the samples s (times records) to d; 0 or -errno. */
-static int add_rsample(struct xenprof_data *d, const struct rsample *s)
-{
-    uint8_t rec[64];
-    struct trec r = { .mode = s->mode, .flags = s->flags,
-                      .domid = s->domid, .vcpu = s->vcpu, .cpu = s->cpu,
-                      .ip = s->ip };
-    unsigned int i;
-    int rc = 0;
-
-    while ( r.nr < 4 && s->ip[r.nr] )
-        r.nr++;
-    for ( i = 0; i < s->times && !rc; i++ )
-    {
-        r.tsc = START_TSC + s->ms * 1000ULL + i;
-        rc = xenprof_data_add_records(d, rec, rec_put(rec, &r));
-    }
-    return rc;
-}
 
 static void report_meta(struct xenprof_meta *m)
 {
@@ -97,7 +69,7 @@ static struct xenprof_data *report_profile(void)
     rc = rc ?: xenprof_data_add_domain(d, 1, "web", NULL);
     rc = rc ?: xenprof_data_add_domain(d, 2, "db", NULL);
     for ( i = 0; !rc && i < sizeof(rsamples) / sizeof(*rsamples); i++ )
-        rc = add_rsample(d, &rsamples[i]);
+        rc = add_tsample(d, &rsamples[i], START_TSC);
     if ( rc )
     {
         xenprof_data_free(d);
@@ -357,8 +329,6 @@ static void golden_report(void)
     run_free(&r);
 }
 
-
-
 static void script_errors(void)
 {
     struct xenprof_data *d = report_profile();
@@ -487,7 +457,7 @@ static void splits_add_up(void)
         { "--time", "0.5..2.5" }, { "--by", "cpu" } };
     char path[TPATH];
     struct run r;
-    struct rsample s = { 1, 0, 0, 0, 0, 0, 0, { 0x1310, 0x1210 } };
+    struct tsample s = { 1, 0, 0, 0, 0, 0, { 0x1310, 0x1210 }, 0 };
     unsigned int i, bad = 0;
     long long n, dom, cpu;
 
@@ -502,7 +472,7 @@ static void splits_add_up(void)
             s.domid = XENPROF_DOMID_IDLE;
         s.ms = rand() % 4000;
         s.ip[1] = rand() % 2 && !s.mode ? 0x1210 : 0;
-        add_rsample(d, &s);
+        add_tsample(d, &s, START_TSC);
     }
     a[2] = tmp_path(path, "random.data");
     if ( !d || xenprof_data_write(d, path, NULL, 0) )

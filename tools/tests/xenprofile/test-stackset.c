@@ -35,8 +35,11 @@ static int parse(const char *text, size_t len, bool diff,
     return rc;
 }
 
-/* The folded text of s (malloc()ed), or NULL. */
-static char *folded_of(const struct xenprof_stackset *s)
+/* What a writer of a and b (b may be NULL) writes, malloc()ed, or NULL. */
+static char *text_of(int (*w)(const struct xenprof_stackset *,
+                              const struct xenprof_stackset *, FILE *),
+                     const struct xenprof_stackset *a,
+                     const struct xenprof_stackset *b)
 {
     char *text = NULL;
     size_t len;
@@ -45,7 +48,7 @@ static char *folded_of(const struct xenprof_stackset *s)
 
     if ( !f )
         return NULL;
-    rc = xenprof_write_folded(s, f);
+    rc = w(a, b, f);
     fclose(f);
     if ( rc )
     {
@@ -53,6 +56,19 @@ static char *folded_of(const struct xenprof_stackset *s)
         return NULL;
     }
     return text;
+}
+
+static int write_one(const struct xenprof_stackset *a,
+                     const struct xenprof_stackset *b xenprof_unused,
+                     FILE *f)
+{
+    return xenprof_write_folded(a, f);
+}
+
+/* The folded text of s (malloc()ed), or NULL. */
+static char *folded_of(const struct xenprof_stackset *s)
+{
+    return text_of(write_one, s, NULL);
 }
 
 /* Parse in, write it back: does it give want (and bad malformed lines)? */
@@ -219,19 +235,36 @@ static void sample_at(struct xenprof_sample *s, uint32_t cpu, uint32_t dom,
     s->tsc = tsc;
 }
 
+/*
+ * An empty profile that started at TSC 1000, 2 ticks per us, and a Xen
+ * sample s of pCPU 1, domain 3 at TSC 5000; NULL (a failed check) when
+ * out of memory.
+ */
+static struct xenprof_data *filter_profile(struct xenprof_sample *s)
+{
+    struct xenprof_data *d = xenprof_data_new();
+
+    if ( !d )
+    {
+        tap_ok(false, "filter: out of memory");
+        return NULL;
+    }
+    d->meta.start_tsc = 1000;
+    d->meta.tsc_khz = 2000;
+    sample_at(s, 1, 3, XENPROF_MODE_XEN, 5000);
+    return d;
+}
+
 static void filter(void)
 {
     static const uint8_t cpus[] = { 0x05, 0x80 };     /* 0, 2, 15 */
-    struct xenprof_data *d = xenprof_data_new();
     struct xenprof_filter f = { 0 };
     struct xenprof_sample s;
+    struct xenprof_data *d = filter_profile(&s);
     bool ok;
 
     if ( !d )
-        return (void)tap_ok(false, "filter: out of memory");
-    d->meta.start_tsc = 1000;
-    d->meta.tsc_khz = 2000;                     /* 2 ticks per us */
-    sample_at(&s, 1, 3, XENPROF_MODE_XEN, 5000);
+        return;
     ok = xenprof_filter_match(d, &f, &s) && xenprof_filter_match(d, NULL,
                                                                  &s);
     tap_ok(ok, "filter: a zeroed or NULL filter keeps everything");
@@ -266,16 +299,13 @@ static void filter(void)
 
 static void filter_time(void)
 {
-    struct xenprof_data *d = xenprof_data_new();
     struct xenprof_filter f = { .has_time = 1 };
     struct xenprof_sample s;
+    struct xenprof_data *d = filter_profile(&s);
     bool ok;
 
     if ( !d )
-        return (void)tap_ok(false, "filter: out of memory");
-    d->meta.start_tsc = 1000;
-    d->meta.tsc_khz = 2000;                     /* 2 ticks per us */
-    sample_at(&s, 1, 3, XENPROF_MODE_XEN, 5000);
+        return;
     f.time_from_ns = 1000;
     f.time_to_ns = 3000;
     s.tsc = 1000 + 2;                           /* 1000 ns */
@@ -321,10 +351,10 @@ static struct xenprof_data *profile(void)
     size_t i;
     int rc = !d;
 
-    rc = rc ?: xenprof_data_add_symbol(d, 0x1000, 'T', "main_loop");
-    rc = rc ?: xenprof_data_add_symbol(d, 0x1100, 'T', "do_work");
-    rc = rc ?: xenprof_data_add_symbol(d, 0x1300, 't', "x.c#leaf");
-    rc = rc ?: xenprof_data_add_symbol(d, 0x1400, 'T', "end");
+    rc = rc ?: add_nm(d, "0x1000 T main_loop\n"
+                        "0x1100 T do_work\n"
+                        "0x1300 t x.c#leaf\n"
+                        "0x1400 T end\n");
     rc = rc ?: xenprof_data_add_domain(d, 1, "web", NULL);
     for ( i = 0; !rc && i < sizeof(recs) / sizeof(recs[0]); i++ )
         rc = xenprof_data_add_records(d, buf, rec_put(buf, &recs[i]));
@@ -462,21 +492,7 @@ static void write_error(void)
 static char *diff_of(const struct xenprof_stackset *a,
                      const struct xenprof_stackset *b)
 {
-    char *text = NULL;
-    size_t len;
-    FILE *f = open_memstream(&text, &len);
-    int rc;
-
-    if ( !f )
-        return NULL;
-    rc = xenprof_write_diff_folded(a, b, f);
-    fclose(f);
-    if ( rc )
-    {
-        free(text);
-        return NULL;
-    }
-    return text;
+    return text_of(xenprof_write_diff_folded, a, b);
 }
 
 static void diff(void)

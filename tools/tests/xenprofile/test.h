@@ -56,6 +56,24 @@ struct xenprof_data *sample_profile(void);
 bool same_data(const struct xenprof_data *a, const struct xenprof_data *b,
                char *why);
 
+/*
+ * A sample of a hand-built profile, repeated `times` (test-folded.c,
+ * test-report.c): ip[] innermost first, 0 ends it; taken ms after tsc.
+ */
+struct tsample {
+    unsigned int times;
+    uint8_t mode, flags;
+    uint16_t domid, vcpu, cpu;
+    uint64_t ip[4];
+    unsigned int ms;
+};
+/* Add s's records to d, at tsc + ms * 1000 + i; 0 or -errno. */
+int add_tsample(struct xenprof_data *d, const struct tsample *s,
+                uint64_t tsc);
+
+/* Add the symbols of nm(1)-like lines "addr type name" to d; 0 or -errno. */
+int add_nm(struct xenprof_data *d, const char *nm);
+
 /* The folded text of d (helpers.c): the stack set, then its writer. */
 int data_folded(const struct xenprof_data *d, FILE *out, int include_guest,
                 char *err, size_t errlen);
