@@ -438,44 +438,47 @@ static enum pmu_nmi late_nmi(struct pmu_cpu *pc)
     return PMU_NMI_LATE;
 }
 
-enum pmu_nmi pmu_cpu_nmi(struct pmu_cpu *pc, const struct pmu_caps *c,
-                         bool *others)
+/*
+ * Did our counter overflow?  *others: the watchdog's too.  Intel: a PMI of
+ * another counter (the watchdog's) masked LVTPC when it was delivered,
+ * and whoever takes this NMI (a callback that swallows it) may not
+ * unmask it: ours must keep coming.
+ */
+static bool overflowed(const struct pmu_counter *k, const struct pmu_caps *c,
+                       bool *others)
 {
-    const struct pmu_counter *k = &pc->ctr;
-    uint64_t status, now;
-
-    *others = false;
-    if ( !pc->active )
-        return late_nmi(pc);
+    uint64_t status;
 
     if ( c->vendor == PMU_VENDOR_INTEL )
     {
         if ( pmu_hw_rdmsr(PMU_MSR_GLOBAL_STATUS, &status) ||
              !(status & global_bit(k)) )
         {
-            /*
-             * Another counter's PMI (the watchdog's) masked LVTPC when it
-             * was delivered, and whoever takes this NMI (a callback that
-             * swallows it) may not unmask it: ours must keep coming.
-             */
             pmu_hw_lvtpc_write(PMU_APIC_DM_NMI);
-            return late_nmi(pc);
+            return false;
         }
         *others = intel_watchdog_overflowed(c, k);
+        return true;
     }
-    else
-    {
-        if ( !top_bit_clear(k->ctr_msr, k->width) )
-            return late_nmi(pc);
-        /* The watchdog's counter 0, when it runs beside us. */
-        *others = k->idx && top_bit_clear(c->amd_ext ?
-                                           PMU_MSR_F15H_PERFCTR(0) :
-                                           PMU_MSR_K7_PERFCTR(0), k->width);
-    }
+    if ( !top_bit_clear(k->ctr_msr, k->width) )
+        return false;
+    /* The watchdog's counter 0, when it runs beside us. */
+    *others = k->idx && top_bit_clear(c->amd_ext ? PMU_MSR_F15H_PERFCTR(0)
+                                                 : PMU_MSR_K7_PERFCTR(0),
+                                      k->width);
+    return true;
+}
 
-    pc->nmis++;
-    /* An overflow of ours: a pending late one is no longer expected. */
-    pc->late = false;
+/*
+ * After an overflow of ours: the next period (for a frequency), then
+ * acknowledge and re-arm.  An overflow right after the re-arm must not
+ * have its status cleared (it would never be claimed).
+ */
+static void rearm(struct pmu_cpu *pc, const struct pmu_caps *c)
+{
+    const struct pmu_counter *k = &pc->ctr;
+    uint64_t now;
+
     if ( pc->frequency )
     {
         now = pmu_hw_tsc();
@@ -484,15 +487,24 @@ enum pmu_nmi pmu_cpu_nmi(struct pmu_cpu *pc, const struct pmu_caps *c,
                                      k->max_period);
         pc->last_tsc = now;
     }
-    /*
-     * Acknowledge, then re-arm: an overflow right after the re-arm must
-     * not have its status cleared (it would never be claimed).
-     */
     if ( c->vendor == PMU_VENDOR_INTEL )
         pmu_hw_wrmsr(PMU_MSR_GLOBAL_OVF_CTRL, global_bit(k));
     arm(pc);
     /* Delivery masks LVTPC on some CPUs: unmask it for the next one. */
     pmu_hw_lvtpc_write(PMU_APIC_DM_NMI);
+}
+
+enum pmu_nmi pmu_cpu_nmi(struct pmu_cpu *pc, const struct pmu_caps *c,
+                         bool *others)
+{
+    *others = false;
+    if ( !pc->active || !overflowed(&pc->ctr, c, others) )
+        return late_nmi(pc);
+
+    pc->nmis++;
+    /* An overflow of ours: a pending late one is no longer expected. */
+    pc->late = false;
+    rearm(pc, c);
 
     return PMU_NMI_OURS;
 }

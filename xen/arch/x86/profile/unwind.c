@@ -89,6 +89,33 @@ static bool inside(unsigned long p, unsigned int n, unsigned long low,
            n <= (end - p) / sizeof(long);
 }
 
+/*
+ * The frame *next points at, if it lies in [low, end): an ordinary frame
+ * { saved rbp, return address }, or an exception frame, which ~next
+ * points at the rbp of.  Returns its size in words (0: none), its return
+ * address in *addr, its start in *frame; *next becomes the saved rbp.
+ */
+static unsigned int read_frame(unsigned long *next, unsigned long low,
+                               unsigned long end, unsigned long *addr,
+                               const unsigned long **frame)
+{
+    if ( inside(*next, 2, low, end) )
+    {
+        *frame = (const unsigned long *)*next;
+        *addr = (*frame)[1];
+        *next = (*frame)[0];
+        return 2;
+    }
+    if ( inside(~*next, EFRAME_RIP + 1, low, end) )
+    {
+        *frame = (const unsigned long *)~*next;
+        *addr = (*frame)[EFRAME_RIP];
+        *next = (*frame)[0];
+        return EFRAME_END;
+    }
+    return 0;
+}
+
 /* Is addr a return address into one of the roots? */
 static bool in_root(unsigned long addr, const struct profile_unwind_roots *r)
 {
@@ -112,27 +139,8 @@ unsigned int profile_unwind(unsigned long bp, unsigned long low,
     const unsigned long *frame;
     unsigned int n = 0, words;
 
-    for ( ; ; )
+    while ( (words = read_frame(&next, low, end, &addr, &frame)) )
     {
-        if ( inside(next, 2, low, end) )
-        {
-            /* An ordinary frame: { saved rbp, return address }. */
-            frame = (const unsigned long *)next;
-            next = frame[0];
-            addr = frame[1];
-            words = 2;
-        }
-        else if ( inside(~next, EFRAME_RIP + 1, low, end) )
-        {
-            /* An exception frame: ~next points at its rbp. */
-            frame = (const unsigned long *)~next;
-            next = frame[0];
-            addr = frame[EFRAME_RIP];
-            words = EFRAME_END;
-        }
-        else
-            break;
-
         if ( n == max )
         {
             *flags |= XEN_PROFILE_F_TRUNCATED;
