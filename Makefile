@@ -53,6 +53,8 @@ RUN_TESTS := $(BUILD)/run-tests
 UNIT_TESTS := $(sort $(wildcard test/unit/*.t))
 BROWSER_TESTS := $(sort $(wildcard test/browser/*.t))
 VHOST_TESTS := $(sort $(wildcard test/vhost/t/*.t))
+# Checks of a base's built tree, run with the virtual-host tests.
+BUILD_TESTS := $(sort $(wildcard test/build/*.t))
 
 export BUILD XEN_DEB_VERSION XEN_SRC XEN_TARBALL XEN_BASE SHARED_XEN
 export TIMING_LOG := $(TIMING)
@@ -116,7 +118,7 @@ check: deps
 	@BUILD=$(BUILD) $(STAGE) tests $(RUN_TESTS) --summary $(BUILD)/summary \
 		$(UNIT_TESTS) $(BROWSER_TESTS) \
 		$(foreach b,$(AVAIL_BASES),--env BUILD=$(BUILD)/xen-$(b)-x86_64 \
-		    --env TIMING_PREFIX=$(b)/ $(VHOST_TESTS)); rc=$$?; \
+		    --env TIMING_PREFIX=$(b)/ $(BUILD_TESTS) $(VHOST_TESTS)); rc=$$?; \
 	scripts/timing-report.sh $(TIMING); cat $(BUILD)/summary; exit $$rc
 
 # The main job on the virtual host: profile Xen with `xl profile` while

@@ -224,7 +224,7 @@ int profile_do_start(const char *verb, libxl_profile_params *p,
 
     if (libxl_profile_get_status(ctx, &st))
         return 0;
-    for (i = 0; i < st.nr_cpus; i++) {
+    for (i = 0; i < st.num_cpus; i++) {
         n += !!(st.cpus[i].flags & LIBXL_PROFILE_CPU_SAMPLED);
         if (st.cpus[i].flags & LIBXL_PROFILE_CPU_FAILED)
             fprintf(stderr, "xl profile %s: warning: pCPU %d could not be "
@@ -285,36 +285,18 @@ static const char *xen_version(char *buf, size_t len)
     return buf;
 }
 
-static void print_status_json(const libxl_profile_status *st)
+/* The status as JSON: libxl's generated encoding of the type. */
+static int print_status_json(libxl_profile_status *st)
 {
-    char ver[64];
-    int i;
+    char *json = libxl_profile_status_to_json(ctx, st);
 
-    printf("{\n  \"xen_version\": \"%s\",\n", xen_version(ver, sizeof(ver)));
-    printf("  \"state\": \"%s\",\n", state_name(st->state));
-    printf("  \"source\": \"%s\",\n  \"reason\": \"%s\",\n",
-           source_name(st->source), why_text(st->reason));
-    printf("  \"frequency\": %u,\n  \"period\": %"PRIu64",\n",
-           st->frequency, st->period);
-    printf("  \"max_depth\": %u,\n  \"ring_kib\": %u,\n", st->max_depth,
-           st->ring_kib);
-    printf("  \"cpus\": [");
-    for (i = 0; i < st->nr_cpus; i++) {
-        const libxl_profile_cpu *c = &st->cpus[i];
-
-        printf("%s\n    { \"cpu\": %d, \"flags\": %u, \"sampled\": %s, "
-               "\"taken\": %"PRIu64", \"lost\": %"PRIu64", \"read\": %"PRIu64
-               ", \"pending\": %"PRIu64", \"pending_bytes\": %"PRIu64
-               ", \"cost_min\": %"PRIu64", \"cost_avg\": %"PRIu64
-               ", \"cost_max\": %"PRIu64", \"no_stack\": %"PRIu64
-               ", \"failed\": %s }", i ? "," : "", i, c->flags,
-               c->flags & LIBXL_PROFILE_CPU_SAMPLED ? "true" : "false",
-               c->taken, c->lost, c->read, c->pending, c->pending_bytes,
-               c->cost_min, c->taken ? c->cost_sum / c->taken : 0,
-               c->cost_max, c->no_stack,
-               c->flags & LIBXL_PROFILE_CPU_FAILED ? "true" : "false");
+    if (!json) {
+        fprintf(stderr, "xl profile status: cannot encode the status\n");
+        return -1;
     }
-    printf("\n  ]\n}\n");
+    printf("%s\n", json);
+    free(json);
+    return 0;
 }
 
 static const char *cpu_state(uint32_t flags)
@@ -347,7 +329,7 @@ static void print_status(const libxl_profile_status *st)
     printf("%5s %-9s %10s %8s %10s %10s %8s %9s %9s %9s %8s\n", "pCPU",
            "state", "taken", "lost", "read", "pending", "KiB", "cost_min",
            "cost_avg", "cost_max", "no_stack");
-    for (i = 0; i < st->nr_cpus; i++) {
+    for (i = 0; i < st->num_cpus; i++) {
         const libxl_profile_cpu *c = &st->cpus[i];
 
         if (!c->flags)
@@ -369,7 +351,7 @@ static int profile_status(int argc, char **argv)
     static struct option opts[] = { {"json", 0, 0, 'j'}, COMMON_LONG_OPTS };
     libxl_profile_status st;
     struct state s;
-    int opt, json = 0;
+    int opt, json = 0, rc = 0;
 
     SWITCH_FOREACH_OPT(opt, "j", opts, "profile status", 0) {
     case 'j':
@@ -393,11 +375,11 @@ static int profile_status(int argc, char **argv)
         state_free(&s);
     }
     if (json)
-        print_status_json(&st);
+        rc = print_status_json(&st);
     else
         print_status(&st);
     libxl_profile_status_dispose(&st);
-    return EXIT_SUCCESS;
+    return rc ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
 int profile_output_option(int opt, const char *arg, const char **data_path,

@@ -61,7 +61,7 @@ static int fill_meta(struct xenprof_data *d, const libxl_profile_status *st,
     m->stop_tsc = st->stop_tsc;
     m->record_version = st->record_version;
 
-    for (i = 0; i < st->nr_cpus; i++) {
+    for (i = 0; i < st->num_cpus; i++) {
         const libxl_profile_cpu *c = &st->cpus[i];
         struct xenprof_cpu e = {
             .cpu = i, .flags = c->flags, .taken = c->taken, .lost = c->lost,
@@ -218,11 +218,12 @@ static void print_saved(const struct xenprof_data *d, const char *data_path,
 int save_profile(const char *verb, const char *data_path,
                  const char *folded, const void *pre, size_t pre_len)
 {
-    libxl_profile_status st = { 0 };
+    libxl_profile_status st;
     struct xenprof_data *d = NULL;
     struct state s;
     int rc, ret = -1;
 
+    libxl_profile_status_init(&st);
     state_load(&s);
     rc = stop_session(verb, &s, &st);
     if (rc)

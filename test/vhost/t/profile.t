@@ -25,6 +25,19 @@ check "xenprofile.data came out, with its magic" \
     sh -c "head -c 7 '$res/xenprofile.data' | grep -q XENPROF"
 check "status, status --json and xl dmesg outputs came out" \
     test -s "$res/status-2.txt" -a -s "$res/status.json" -a -s "$res/xl-dmesg.txt"
+# libxl's JSON leaves out fields at their default (0).
+check "status --json is libxl's encoding of libxl_profile_status: running, timer, samples on every pCPU" \
+    /usr/bin/python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+cpus = [c for c in d["cpus"] if c.get("flags", 0) & 1]
+n = lambda c, k: c.get(k, 0)
+assert d["state"] == "running" and d["source"] == "timer"
+assert d["frequency"] == 97 and len(cpus) >= 2
+assert all(n(c, "taken") > 0 and
+           n(c, "taken") == n(c, "read") + n(c, "lost") + n(c, "pending")
+           for c in cpus)
+' "$res/status.json"
 check "folded lines are 'frames count'" \
     sh -c "! grep -v -E '^[^ ].* [0-9]+\$' '$res/out.folded' | grep -q ."
 finish

@@ -131,7 +131,7 @@ int libxl_profile_get_status(libxl_ctx *ctx, libxl_profile_status *status)
     unsigned int n = 0, i;
     int r, rc;
 
-    memset(status, 0, sizeof(*status));
+    libxl_profile_status_init(status);
     /* Ask for the number of pCPUs first, then for their entries. */
     r = xc_profile_status(ctx->xch, &st, NULL, &n);
     if (!r) {
@@ -153,7 +153,7 @@ int libxl_profile_get_status(libxl_ctx *ctx, libxl_profile_status *status)
     status->period = st.period;
     status->start_tsc = st.start_tsc;
     status->stop_tsc = st.stop_tsc;
-    status->nr_cpus = n;
+    status->num_cpus = n;
     status->cpus = libxl__calloc(NOGC, n ? n : 1, sizeof(*status->cpus));
     for (i = 0; i < n; i++) {
         libxl_profile_cpu *c = &status->cpus[i];
@@ -174,12 +174,6 @@ int libxl_profile_get_status(libxl_ctx *ctx, libxl_profile_status *status)
  out:
     GC_FREE;
     return rc;
-}
-
-void libxl_profile_status_dispose(libxl_profile_status *status)
-{
-    free(status->cpus);
-    memset(status, 0, sizeof(*status));
 }
 
 /* Size of one read: many records, and always at least the largest one. */
@@ -227,7 +221,7 @@ int libxl_profile_read_all(libxl_ctx *ctx, int peek, void **buf,
         goto out;
     }
 
-    for (cpu = 0; cpu < st.nr_cpus; cpu++) {
+    for (cpu = 0; cpu < st.num_cpus; cpu++) {
         if (!(st.cpus[cpu].flags & LIBXL_PROFILE_CPU_RING))
             continue;
         rc = profile_drain_cpu(gc, cpu, peek, buf, len);
@@ -309,7 +303,7 @@ void libxl_profile_symbols_free(libxl_profile_symbol *syms, int nr)
     int i;
 
     for (i = 0; i < nr; i++)
-        free(syms[i].name);
+        libxl_profile_symbol_dispose(&syms[i]);
     free(syms);
 }
 
