@@ -64,7 +64,7 @@ export TOP_BUILD := $(BUILD)
 # One heavy build at a time: each stage runs make -j2 itself.
 .NOTPARALLEL:
 .PHONY: all deps fetch prepare xen tools kernel build check check-unit \
-	demo vhost bench fuzz series check-series clean distclean
+	demo vhost bench bench-compare fuzz series check-series clean distclean
 
 all: build
 
@@ -137,6 +137,11 @@ demo: deps
 # printed, never asserted.
 bench: deps
 	@BUILD=$(BUILD) scripts/bench.sh
+
+# The benchmark of REV (a commit) against the working tree's, in turns:
+# make bench-compare REV=<commit>.  Printed, never asserted.
+bench-compare: deps
+	@BUILD=$(BUILD) scripts/bench-compare.sh $(or $(REV),HEAD) $(RUNS)
 
 # Fuzz the data file decoder and the folded parser (libFuzzer, bounded).
 fuzz: deps

@@ -103,12 +103,14 @@ static int decode_lost(const uint8_t *p, unsigned int size,
 }
 
 /*
- * On -EBADMSG *off is left at the corrupt record, so that the caller can
- * tell how much of the stream was good.
+ * The next sample (1) or, with lost, LOST record (2) at *off; 0 at the
+ * end.  On -EBADMSG *off is left at the corrupt record, so that the
+ * caller can tell how much of the stream was good.  Inlined in the two
+ * decoders below, so that the sample decoder pays nothing for LOST.
  */
-int xenprof_priv_decode_any(const uint8_t *buf, size_t len, size_t *off,
-                            struct xenprof_sample *s, uint64_t *lost,
-                            size_t base, char *err, size_t errlen)
+static inline int decode(const uint8_t *buf, size_t len, size_t *off,
+                         struct xenprof_sample *s, uint64_t *lost,
+                         size_t base, char *err, size_t errlen)
 {
     unsigned int size, type;
     int rc;
@@ -127,8 +129,17 @@ int xenprof_priv_decode_any(const uint8_t *buf, size_t len, size_t *off,
             rc = decode_sample(buf + *off, size, s, base + *off, err,
                                errlen) ?: 1;
         else if ( type == XENPROF_REC_LOST )
-            rc = decode_lost(buf + *off, size, s, lost, base + *off, err,
-                             errlen) ?: 2;
+        {
+            uint64_t count = 0;
+
+            rc = decode_lost(buf + *off, size, s, &count, base + *off, err,
+                             errlen);
+            if ( !rc && lost )
+            {
+                *lost = count;
+                rc = 2;
+            }
+        }
         if ( rc < 0 )
             return rc;
         *off += size;                   /* an unknown type is skipped */
@@ -138,17 +149,18 @@ int xenprof_priv_decode_any(const uint8_t *buf, size_t len, size_t *off,
     return 0;
 }
 
+int xenprof_priv_decode_any(const uint8_t *buf, size_t len, size_t *off,
+                            struct xenprof_sample *s, uint64_t *lost,
+                            size_t base, char *err, size_t errlen)
+{
+    return decode(buf, len, off, s, lost, base, err, errlen);
+}
+
 int xenprof_priv_decode(const uint8_t *buf, size_t len, size_t *off,
                         struct xenprof_sample *s, size_t base,
                         char *err, size_t errlen)
 {
-    uint64_t lost;
-    int rc;
-
-    while ( (rc = xenprof_priv_decode_any(buf, len, off, s, &lost, base,
-                                          err, errlen)) == 2 )
-        continue;
-    return rc;
+    return decode(buf, len, off, s, NULL, base, err, errlen);
 }
 
 int xenprof_decode_next(const uint8_t *buf, size_t len, size_t *off,
