@@ -572,6 +572,31 @@ static void test_lost(void)
            "LOST record (in the reserve); with none lost, none is written");
     tap_ok(r.written + r.lost == 5 && r.written == r.read,
            "lost: written + lost == taken, written == read, in samples");
+
+    /*
+     * Room for a LOST record and the reserve, not for the sample after
+     * it: neither goes in (a LOST record always comes with its sample).
+     */
+    profile_ring_init(&r, ringbuf, 256);
+    ok = commit(&r, 152, 11) && !commit(&r, 48, 12) && !commit(&r, 16, 13);
+    tap_ok(ok && r.unreported == 2 && r.lost == 2 &&
+           profile_ring_pending_bytes(&r) == 152,
+           "lost: no LOST record goes in without the sample it announces");
+
+    /*
+     * The reserve is enough for the stop-time LOST record after a pad: 64
+     * bytes free, prod 24 bytes before the end of the buffer.
+     */
+    profile_ring_init(&r, ringbuf, 256);
+    ok = commit(&r, 40, 20) && rd(&r, sizeof(out), NULL).records == 1 &&
+         commit(&r, 96, 21) && commit(&r, 96, 22) && r.prod == 232 &&
+         !commit(&r, 8, 23) && !commit(&r, 8, 24) &&
+         profile_ring_write_lost(&r, 2, 77);
+    d = rd(&r, sizeof(out), NULL);
+    tap_ok(ok && d.records == 3 && d.bytes == 96 + 96 + 32 &&
+           islost(out + 192, 2, 2, 77) && r.prod == 232 + 24 + 32,
+           "lost: the stop-time LOST record fits in the reserve after a "
+           "24-byte pad");
 }
 
 void test_ring(void)

@@ -91,9 +91,9 @@ static void quiesce_cpu(unsigned int cpu)
     smp_mb();
     while ( read_atomic(&pc->in_sample) )
         cpu_relax();
+    /* What the last sample wrote, before anything reads the ring here. */
+    smp_rmb();
     pc->flags &= ~XEN_PROFILE_CPU_SAMPLED;
-    /* The producer is quiescent: announce the samples it lost last. */
-    profile_ring_write_lost(&pc->ring, cpu, get_cycles());
 }
 
 static int start_cpu(unsigned int cpu)
@@ -329,6 +329,13 @@ static int profile_stop(void)
         quiesce_cpu(cpu);
     state = XEN_PROFILE_STATE_STOPPED;
     stop_tsc = get_cycles();
+    /*
+     * Every producer is quiescent: announce the samples each ring lost
+     * last (offlined pCPUs' too).  Commits left room for this record.
+     */
+    for ( cpu = 0; cpu < nr_cpu_ids; cpu++ )
+        if ( profile_cpus[cpu].flags & XEN_PROFILE_CPU_RING )
+            profile_ring_write_lost(&profile_cpus[cpu].ring, cpu, stop_tsc);
 
     put_cpu_maps();
     return 0;

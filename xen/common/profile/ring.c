@@ -35,17 +35,39 @@ void profile_ring_init(struct profile_ring *r, void *buf, unsigned int size)
     r->size = size;
 }
 
+/* Bytes a record of size takes at prod: itself, after a pad if need be. */
+static unsigned int need_at(const struct profile_ring *r, uint64_t prod,
+                            unsigned int size)
+{
+    unsigned int tail = r->size - (prod & (r->size - 1));
+
+    return size <= tail ? size : tail + size;
+}
+
+/*
+ * Do records of size1 then size2 (0: none) fit, with keep bytes still free
+ * after them?
+ */
+static bool fits(const struct profile_ring *r, unsigned int size1,
+                 unsigned int size2, unsigned int keep)
+{
+    uint64_t prod = r->prod, cons = read_atomic(&r->cons);
+    uint64_t end = prod + need_at(r, prod, size1);
+
+    if ( size2 )
+        end += need_at(r, end, size2);
+    return end + keep - cons <= r->size;
+}
+
 /* Write rec if keep bytes stay free after it (and its pad, if any). */
 static bool ring_put(struct profile_ring *r, const void *rec,
                      unsigned int size, unsigned int keep)
 {
     uint64_t prod = r->prod;
-    uint64_t cons = read_atomic(&r->cons);
     unsigned int off = prod & (r->size - 1);
     unsigned int tail = r->size - off;
-    unsigned int need = size <= tail ? size : tail + size;
 
-    if ( prod + need + keep - cons > r->size )
+    if ( !fits(r, size, 0, keep) )
         return false;
 
     if ( size > tail )
@@ -60,11 +82,12 @@ static bool ring_put(struct profile_ring *r, const void *rec,
     }
 
     memcpy(r->buf + off, rec, size);
+    /* Counted before it can be read: read never runs ahead of written. */
+    if ( rec_type(r, off) != PROFILE_REC_LOST )
+        r->written++;
     /* The record must be visible before the consumer can see prod move. */
     smp_wmb();
     write_atomic(&r->prod, prod + size);
-    if ( rec_type(r, off) != PROFILE_REC_LOST )
-        r->written++;
 
     return true;
 }
@@ -143,9 +166,14 @@ bool profile_ring_write_lost(struct profile_ring *r, unsigned int cpu,
 bool profile_ring_commit(struct profile_ring *r, const void *rec,
                          unsigned int size, unsigned int cpu, uint64_t tsc)
 {
-    if ( put_lost(r, cpu, tsc, PROFILE_RING_RESERVE) &&
-         ring_put(r, rec, size, PROFILE_RING_RESERVE) )
+    /* A LOST record goes in only with the sample it comes before. */
+    if ( fits(r, r->unreported ? sizeof(struct profile_ring_lost) : size,
+              r->unreported ? size : 0, PROFILE_RING_RESERVE) )
+    {
+        put_lost(r, cpu, tsc, 0);
+        ring_put(r, rec, size, 0);
         return true;
+    }
     profile_ring_drop(r);
     return false;
 }
