@@ -8,6 +8,7 @@
 int main(void)
 {
     test_ring();
+    test_lost();
     test_unwind();
     test_stack();
     test_race();

@@ -16,7 +16,19 @@
 /* A profile_ring_copy_fn: memcpy() to ctx + off. */
 int test_copy(void *ctx, unsigned int off, const void *src, unsigned int len);
 
+/* test-ring.c: records tagged for checking, and reads of a ring. */
+#define RMAX 512                    /* largest record in these tests */
+void mkrec(uint8_t *p, unsigned int size, uint32_t tag);
+bool isrec(const uint8_t *p, unsigned int size, uint32_t tag);
+extern uint8_t ringbuf[4096], out[8192];
+struct rd {
+    int rc;
+    unsigned int bytes, records;
+};
+struct rd rd(struct profile_ring *r, unsigned int space, uint64_t *peek);
+
 void test_ring(void);
+void test_lost(void);
 void test_race(void);
 void test_unwind(void);
 void test_stack(void);
