@@ -32,14 +32,12 @@ uint64_t now_ns(void)
 }
 
 
+/* libxl's names of its enumerations (libxl_types.idl), or "unknown". */
 const char *source_name(int source)
 {
-    switch (source) {
-    case LIBXL_PROFILE_SOURCE_AUTO: return "auto";
-    case LIBXL_PROFILE_SOURCE_TIMER: return "timer";
-    case LIBXL_PROFILE_SOURCE_PMU: return "pmu";
-    }
-    return "unknown";
+    const char *name = libxl_profile_source_to_string(source);
+
+    return name ? name : "unknown";
 }
 
 /* XEN_PROFILE_REASON_*: why a source was chosen, or could not be. */
@@ -78,13 +76,9 @@ const char *const event_names[XL_PROFILE_NR_EVENTS] = {
 
 const char *state_name(int state)
 {
-    switch (state) {
-    case LIBXL_PROFILE_STATE_IDLE: return "idle";
-    case LIBXL_PROFILE_STATE_RUNNING: return "running";
-    case LIBXL_PROFILE_STATE_STOPPED: return "stopped";
-    case LIBXL_PROFILE_STATE_STARTING: return "starting";
-    }
-    return "unknown";
+    const char *name = libxl_profile_state_to_string(state);
+
+    return name ? name : "unknown";
 }
 
 struct dom_entry *state_dom(struct state *s, uint32_t domid)

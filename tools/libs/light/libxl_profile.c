@@ -19,7 +19,6 @@
 
 #include "libxl_internal.h"
 
-/* Map a failed libxc call (errno set) to the contract above. */
 /*
  * libxl's constants are the hypervisor's (xen/include/public/profilectl.h):
  * the values pass through unchanged, so they must not drift apart.
@@ -50,6 +49,7 @@ SAME(REASON_NO_EVENT, REASON_NO_EVENT);
 SAME(REASON_NO_NMI, REASON_NO_NMI);
 #undef SAME
 
+/* Map a failed libxc call (errno set) to the contract above. */
 static int profile_error(libxl__gc *gc, const char *what)
 {
     int e = errno, rc;

@@ -104,6 +104,17 @@ int xenprof_data_add_domain(struct xenprof_data *d, uint32_t domid,
     return 0;
 }
 
+const struct xenprof_domain *xenprof_priv_domain(const struct xenprof_data *d,
+                                                 uint32_t domid)
+{
+    size_t i;
+
+    for ( i = 0; i < d->nr_doms; i++ )
+        if ( d->doms[i].domid == domid )
+            return &d->doms[i];
+    return NULL;
+}
+
 /* Returns 0, -EINVAL (d or cpu is NULL) or -ENOMEM. */
 int xenprof_data_add_cpu(struct xenprof_data *d,
                          const struct xenprof_cpu *cpu)

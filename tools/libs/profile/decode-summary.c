@@ -9,17 +9,6 @@
 
 #include "private.h"
 
-/* Is domid in d's domain table? */
-static int has_domain(const struct xenprof_data *d, uint32_t domid)
-{
-    size_t i;
-
-    for ( i = 0; i < d->nr_doms; i++ )
-        if ( d->doms[i].domid == domid )
-            return 1;
-    return 0;
-}
-
 int xenprof_data_add_domains(struct xenprof_data *d,
                              xenprof_domain_lookup_t *lookup, void *arg,
                              char *err, size_t errlen)
@@ -37,7 +26,8 @@ int xenprof_data_add_domains(struct xenprof_data *d,
         char name[64] = "";
         uint8_t uuid[16] = { 0 };
 
-        if ( s.domid == XENPROF_DOMID_IDLE || has_domain(d, s.domid) )
+        if ( s.domid == XENPROF_DOMID_IDLE ||
+             xenprof_priv_domain(d, s.domid) )
             continue;
         if ( lookup && lookup(arg, s.domid, name, uuid) )
         {

@@ -226,6 +226,11 @@ int xenprof_data_add_domain(struct xenprof_data *d, uint32_t domid,
                             const char *name, const uint8_t uuid[16])
     xenprof_hidden;
 
+/* The entry of domid in d's domain table (the first), or NULL. */
+const struct xenprof_domain *xenprof_priv_domain(const struct xenprof_data *d,
+                                                 uint32_t domid)
+    xenprof_hidden;
+
 /*
  * Symbol table for lookups: text symbols ('T', 't', 'W', 'w') sorted by
  * address.  Display names drop the embedded table's "file#" prefix of

@@ -128,12 +128,9 @@ static int count_splits(struct splits *sp, const struct xenprof_data *d,
 const char *xenprof_priv_rep_dom_name(const struct xenprof_data *d,
                                       uint32_t domid)
 {
-    size_t i;
+    const struct xenprof_domain *dom = xenprof_priv_domain(d, domid);
 
-    for ( i = 0; i < d->nr_doms; i++ )
-        if ( d->doms[i].domid == domid )
-            return d->doms[i].name;
-    return "";
+    return dom ? dom->name : "";
 }
 
 

@@ -92,13 +92,9 @@ static void vcpu_head(struct sbuf *b, const struct xenprof_stack *st,
                       const struct xenprof_data *d)
 {
     unsigned int domid = XENPROF_KEY_DOMID(st->key[0]);
-    const char *name = NULL;
+    const struct xenprof_domain *dom = xenprof_priv_domain(d, domid);
+    const char *name = dom ? dom->name : NULL;
     char tmp[48];
-    size_t i;
-
-    for ( i = 0; i < d->nr_doms && !name; i++ )
-        if ( d->doms[i].domid == domid )
-            name = d->doms[i].name;
     snprintf(tmp, sizeof(tmp), "d%uv%u", domid,
              XENPROF_KEY_VCPU(st->key[0]));
     sb_put(b, tmp, false);

@@ -42,14 +42,11 @@ struct dump {
 
 static const char *dom_name(const struct xenprof_data *d, uint32_t domid)
 {
-    size_t i;
+    const struct xenprof_domain *dom = xenprof_priv_domain(d, domid);
 
     if ( domid == XENPROF_DOMID_IDLE )
         return "idle";
-    for ( i = 0; i < d->nr_doms; i++ )
-        if ( d->doms[i].domid == domid )
-            return d->doms[i].name;
-    return "";
+    return dom ? dom->name : "";
 }
 
 static const char *mode_name(uint8_t mode)

@@ -59,15 +59,14 @@ static bool fits(const struct profile_ring *r, unsigned int size1,
     return end + keep - cons <= r->size;
 }
 
-/* Write rec if keep bytes stay free after it (and its pad, if any). */
-static bool ring_put(struct profile_ring *r, const void *rec,
-                     unsigned int size, unsigned int keep)
+bool profile_ring_write(struct profile_ring *r, const void *rec,
+                        unsigned int size)
 {
     uint64_t prod = r->prod;
     unsigned int off = prod & (r->size - 1);
     unsigned int tail = r->size - off;
 
-    if ( !fits(r, size, 0, keep) )
+    if ( !fits(r, size, 0, 0) )
         return false;
 
     if ( size > tail )
@@ -90,12 +89,6 @@ static bool ring_put(struct profile_ring *r, const void *rec,
     write_atomic(&r->prod, prod + size);
 
     return true;
-}
-
-bool profile_ring_write(struct profile_ring *r, const void *rec,
-                        unsigned int size)
-{
-    return ring_put(r, rec, size, 0);
 }
 
 /*
@@ -137,9 +130,8 @@ void profile_ring_drop(struct profile_ring *r)
     r->unreported++;
 }
 
-/* Write the LOST record r calls for (if any), keeping keep bytes free. */
-static bool put_lost(struct profile_ring *r, unsigned int cpu, uint64_t tsc,
-                     unsigned int keep)
+bool profile_ring_write_lost(struct profile_ring *r, unsigned int cpu,
+                             uint64_t tsc)
 {
     struct profile_ring_lost lost = {
         .size = sizeof(lost),
@@ -151,16 +143,10 @@ static bool put_lost(struct profile_ring *r, unsigned int cpu, uint64_t tsc,
 
     if ( !r->unreported )
         return true;
-    if ( !ring_put(r, &lost, sizeof(lost), keep) )
+    if ( !profile_ring_write(r, &lost, sizeof(lost)) )
         return false;
     r->unreported = 0;
     return true;
-}
-
-bool profile_ring_write_lost(struct profile_ring *r, unsigned int cpu,
-                             uint64_t tsc)
-{
-    return put_lost(r, cpu, tsc, 0);
 }
 
 bool profile_ring_commit(struct profile_ring *r, const void *rec,
@@ -170,8 +156,8 @@ bool profile_ring_commit(struct profile_ring *r, const void *rec,
     if ( fits(r, r->unreported ? sizeof(struct profile_ring_lost) : size,
               r->unreported ? size : 0, PROFILE_RING_RESERVE) )
     {
-        put_lost(r, cpu, tsc, 0);
-        ring_put(r, rec, size, 0);
+        profile_ring_write_lost(r, cpu, tsc);
+        profile_ring_write(r, rec, size);
         return true;
     }
     profile_ring_drop(r);

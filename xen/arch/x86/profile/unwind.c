@@ -116,13 +116,13 @@ static unsigned int read_frame(unsigned long *next, unsigned long low,
     return 0;
 }
 
-/* Is addr a return address into one of the roots? */
-static bool in_root(unsigned long addr, const struct profile_unwind_roots *r)
+/* Is the instruction at ip in one of the roots? */
+static bool in_root(unsigned long ip, const struct profile_unwind_roots *r)
 {
     unsigned int i;
 
     for ( i = 0; r && i < r->nr; i++ )
-        if ( addr > r->root[i].start && addr <= r->root[i].end )
+        if ( ip >= r->root[i].start && ip < r->root[i].end )
             return true;
     return false;
 }
@@ -147,8 +147,11 @@ unsigned int profile_unwind(unsigned long bp, unsigned long low,
             return n;
         }
         ips[n++] = addr;
-        /* Above a root is only what the stack held before it was reset. */
-        if ( in_root(addr, roots) )
+        /*
+         * Above a root is only what the stack held before it was reset.
+         * addr is a return address: the call is the byte before it.
+         */
+        if ( in_root(addr - 1, roots) )
             return n;
         /*
          * Strictly upwards, past the frame just read (all of it, for an
@@ -176,7 +179,6 @@ unsigned int profile_walk(unsigned long ip, unsigned long sp,
                           unsigned int *flags)
 {
     unsigned long end;
-    unsigned int i;
 
     if ( !profile_stack_bounds(sp, base, &end) )
     {
@@ -184,9 +186,8 @@ unsigned int profile_walk(unsigned long ip, unsigned long sp,
         return 0;
     }
     /* Interrupted in a root itself: nothing above it but stale frames. */
-    for ( i = 0; roots && i < roots->nr; i++ )
-        if ( ip >= roots->root[i].start && ip < roots->root[i].end )
-            return 0;
+    if ( in_root(ip, roots) )
+        return 0;
     return profile_unwind(bp, sp, end, roots, ips, max, flags);
 }
 
