@@ -65,6 +65,14 @@
 #define XENPROF_SOURCE_TIMER       1
 #define XENPROF_SOURCE_PMU         2
 
+/* The PMU source's events, as XEN_PROFILE_EVENT_* (0: the default, cycles). */
+#define XENPROF_EVENT_DEFAULT       0
+#define XENPROF_EVENT_CYCLES        1
+#define XENPROF_EVENT_INSTRUCTIONS  2
+#define XENPROF_EVENT_REF_CYCLES    3
+#define XENPROF_EVENT_LLC_MISSES    4
+#define XENPROF_EVENT_BRANCH_MISSES 5
+
 /* Per-pCPU status flags, as XEN_PROFILE_CPU_*. */
 #define XENPROF_CPU_SAMPLED        (1u << 0)
 #define XENPROF_CPU_RING           (1u << 1)
@@ -133,6 +141,7 @@ struct xenprof_meta {
     uint64_t stop_time_ns;
     uint64_t start_tsc, stop_tsc;
     uint32_t record_version;        /* of the records; 0 (unknown): 1 */
+    uint32_t event;                 /* XENPROF_EVENT_* of the PMU source */
 };
 
 /* A whole profile, as saved in a data file. */

@@ -218,6 +218,7 @@ int profile_do_start(const char *verb, libxl_profile_params *p,
 
     memset(&s, 0, sizeof(s));
     s.start_ns = now_ns();
+    s.event = p->event;
     state_note_domains(&s);
     state_save(&s);
     state_free(&s);

@@ -12,8 +12,9 @@
 #include <libxl.h>
 
 /*
- * State kept by xl between verbs: start/stop times, the spool of `record`,
- * and the names and UUIDs of the domains seen while they existed.
+ * State kept by xl between verbs: start/stop times, the PMU event, the
+ * spool of `record`, and the names and UUIDs of the domains seen while
+ * they existed.
  */
 #define STATE_FILE XEN_RUN_DIR "/xenprofile.state"
 
@@ -25,6 +26,7 @@ struct dom_entry {
 
 struct state {
     uint64_t start_ns, stop_ns;
+    unsigned int event;             /* LIBXL_PROFILE_EVENT_* started with */
     char spool[256];                /* records drained by `record`, or "" */
     struct dom_entry *doms;
     int nr_doms;

@@ -60,6 +60,7 @@ static int fill_meta(struct xenprof_data *d, const libxl_profile_status *st,
     m->start_tsc = st->start_tsc;
     m->stop_tsc = st->stop_tsc;
     m->record_version = st->record_version;
+    m->event = s->event;
 
     for (i = 0; i < st->num_cpus; i++) {
         const libxl_profile_cpu *c = &st->cpus[i];

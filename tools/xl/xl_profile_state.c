@@ -124,6 +124,8 @@ void state_load(struct state *s)
             s->start_ns = v;
         else if (sscanf(line, "stop %llu", &v) == 1)
             s->stop_ns = v;
+        else if (sscanf(line, "event %llu", &v) == 1)
+            s->event = v < XL_PROFILE_NR_EVENTS ? v : 0;
         else if (sscanf(line, "spool %255s", s->spool) == 1)
             continue;
         else if (sscanf(line, "dom %u %32s %63s", &domid, uuid, name) >= 2) {
@@ -147,6 +149,8 @@ static int fill_state(FILE *f, void *arg, char *err, size_t errlen)
     fprintf(f, "start %"PRIu64"\n", s->start_ns);
     if (s->stop_ns)
         fprintf(f, "stop %"PRIu64"\n", s->stop_ns);
+    if (s->event)
+        fprintf(f, "event %u\n", s->event);
     if (s->spool[0])
         fprintf(f, "spool %s\n", s->spool);
     for (i = 0; i < s->nr_doms; i++) {

@@ -40,4 +40,25 @@ assert all(n(c, "taken") > 0 and
 ' "$res/status.json"
 check "folded lines are 'frames count'" \
     sh -c "! grep -v -E '^[^ ].* [0-9]+\$' '$res/out.folded' | grep -q ."
+# The demo profile's --script, read by FlameGraph's stackcollapse-perf.pl
+# (as test/unit/perf-script.t does for synthetic profiles).
+: "${FLAMEGRAPH:=$top/../shared/tools/FlameGraph}"
+xp() { LD_LIBRARY_PATH=$BUILD/dist/usr/lib "$BUILD/dist/usr/bin/xenprofile" "$@"; }
+if [ -f "$FLAMEGRAPH/stackcollapse-perf.pl" ] && command -v perl > /dev/null; then
+    period=$(xp -i "$res/xenprofile.data" --script 2> /dev/null |
+             sed -n '1s/.*: \([0-9]*\) cpu-clock:$/\1/p')
+    xp -i "$res/xenprofile.data" --script > "$out/demo.script" &&
+        xp -i "$res/xenprofile.data" --folded "$out/demo.folded" &&
+        perl "$FLAMEGRAPH/stackcollapse-perf.pl" "$out/demo.script" \
+            > "$out/demo.collapsed" 2> "$out/demo.collapse.err" &&
+        [ ! -s "$out/demo.collapse.err" ] &&
+        python3 "$top/test/lib/perf-script-compare.py" "$out/demo.folded" \
+            "$out/demo.collapsed" "${period:-0}" > "$out/demo.compare"
+    rc=$?
+    check "the demo's --script through stackcollapse-perf.pl gives its folded stacks ($(tail -n 1 "$out/demo.compare" 2>/dev/null))" \
+        test $rc -eq 0
+    [ $rc -eq 0 ] || sed 's/^/# /' "$out/demo.compare" "$out/demo.collapse.err" 2>/dev/null | head
+else
+    skip "the demo's --script through stackcollapse-perf.pl" "no perl or no $FLAMEGRAPH"
+fi
 finish

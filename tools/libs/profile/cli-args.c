@@ -62,7 +62,7 @@ static const char usage[] =
     "  --svg FILE       write a flame graph instead of the report, with\n"
     "    --title T, --width N (px), --minwidth PX, --inverted (icicles)\n"
     "  --pprof FILE     write a gzipped pprof profile\n"
-    "  --script         dump every sample with its frames\n"
+    "  --script         every sample as perf script text\n"
     "  --diff OTHER     compare with OTHER (before): with --folded or --svg\n"
     "  --xen-syms ELF   names from the xen-syms ELF of the profiled Xen\n"
     "                   (checked by build-id), file:line in --script\n"

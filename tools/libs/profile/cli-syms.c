@@ -155,6 +155,7 @@ int xenprof_priv_cli_syms(struct cli *c, const struct input *a,
     c->src.t = c->elf->t;
     c->src.a2l = c->a2l;
     c->src.inline_frames = !!c->val[O_INLINE];
+    c->src.path = path;
     c->syms = &c->src;
     return 0;
 }

@@ -213,6 +213,7 @@ struct xenprof_symsrc {
     const struct xenprof_symtab *t;     /* NULL: the embedded table */
     const struct xenprof_a2l *a2l;      /* NULL: no file:line, no inline */
     int inline_frames;                  /* expand inlined frames */
+    const char *path;                   /* of the ELF, or NULL */
 };
 
 

@@ -15,6 +15,11 @@
  * source (--xen-syms): its table, and with inline_frames the functions
  * inlined at each address (addr2line), as frames after the function that
  * holds them, innermost last, marked XENPROF_INLINED_SUFFIX.
+ *
+ * Each raw stack also goes into the set as it is, with the address of
+ * each of its frames (xenprof_priv_ss_add_raw()): a Xen frame's sampled
+ * address (an inlined frame's is that of the frame that holds it), 0 for
+ * the vCPU, the markers and the guest frames.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -25,12 +30,32 @@
 #include "symbolize-elf.h"
 #include "stackset.h"
 
-/* A growing string; oom is set (and the string left as is) on failure. */
+/*
+ * A growing string, and the address of each of its frames (0 for a
+ * frame without one); oom is set (and both left as they are) on failure.
+ */
 struct sbuf {
     char *p;
     size_t len, cap;
+    uint64_t *addrs;
+    size_t nr_addrs;
     bool oom;
 };
+
+/* Note the address of the next frame. */
+static void sb_addr(struct sbuf *b, uint64_t addr)
+{
+    void *p = b->addrs;
+
+    if ( b->oom || xenprof_priv_reserve(&p, b->nr_addrs, 1,
+                                        sizeof(*b->addrs)) )
+    {
+        b->oom = true;
+        return;
+    }
+    b->addrs = p;
+    b->addrs[b->nr_addrs++] = addr;
+}
 
 /* Append str; with clean, ';' and control bytes become '_'. */
 static void sb_put(struct sbuf *b, const char *str, bool clean)
@@ -62,17 +87,18 @@ static void sb_put(struct sbuf *b, const char *str, bool clean)
     b->p[b->len] = '\0';
 }
 
-/* Append a frame: ';' (none before the first frame), then name. */
-static void sb_frame(struct sbuf *b, const char *name)
+/* Append a frame at addr: ';' (none before the first frame), then name. */
+static void sb_frame(struct sbuf *b, const char *name, uint64_t addr)
 {
     if ( b->len )
         sb_put(b, ";", false);
     sb_put(b, name, true);
+    sb_addr(b, addr);
 }
 
 /* The functions inlined at addr, outermost first, as frames. */
 static void inlined(struct sbuf *b, const struct xenprof_a2l *a,
-                    uint64_t addr)
+                    uint64_t addr, uint64_t at)
 {
     const struct xenprof_a2l_frame *f;
     size_t n = xenprof_priv_a2l_get(a, addr, &f);
@@ -82,7 +108,7 @@ static void inlined(struct sbuf *b, const struct xenprof_a2l *a,
     {
         if ( !f[n - 1].func )
             continue;
-        sb_frame(b, f[n - 1].func);
+        sb_frame(b, f[n - 1].func, at);
         sb_put(b, XENPROF_INLINED_SUFFIX, false);
     }
 }
@@ -98,6 +124,7 @@ static void vcpu_head(struct sbuf *b, const struct xenprof_stack *st,
     snprintf(tmp, sizeof(tmp), "d%uv%u", domid,
              XENPROF_KEY_VCPU(st->key[0]));
     sb_put(b, tmp, false);
+    sb_addr(b, 0);
     if ( name && name[0] )
     {
         sb_put(b, " ", false);
@@ -127,19 +154,20 @@ static void xen_line(struct sbuf *b, const struct xenprof_stack *st,
     {
         vcpu_head(b, st, d);
         sb_frame(b, flags & (XENPROF_F_HVM | XENPROF_F_IDLE) ? "[no stack]"
-                                                             : "[pv entry]");
+                                                             : "[pv entry]",
+                 0);
     }
     if ( flags & XENPROF_F_TRUNCATED )
-        sb_frame(b, "[truncated]");
+        sb_frame(b, "[truncated]", 0);
     if ( flags & XENPROF_F_BAD_FRAME )
-        sb_frame(b, "[bad frame]");
+        sb_frame(b, "[bad frame]", 0);
     for ( i = st->nkey - 1; i >= 1; i-- )
     {
         addr = st->key[i] - (i > 1);
         name = xenprof_symtab_lookup(t, addr);
-        sb_frame(b, name ? name : "[unknown]");
+        sb_frame(b, name ? name : "[unknown]", st->key[i]);
         if ( name && src && src->inline_frames )
-            inlined(b, src->a2l, addr);
+            inlined(b, src->a2l, addr, st->key[i]);
     }
 }
 
@@ -156,13 +184,13 @@ static void guest_line(struct sbuf *b, const struct xenprof_stack *st,
 
     vcpu_head(b, st, d);
     if ( mode == XENPROF_MODE_GUEST_KERNEL )
-        sb_frame(b, "[guest kernel]");
+        sb_frame(b, "[guest kernel]", 0);
     else if ( mode == XENPROF_MODE_GUEST_USER )
-        sb_frame(b, "[guest user]");
+        sb_frame(b, "[guest user]", 0);
     else
     {
         snprintf(tmp, sizeof(tmp), "[guest mode %u]", mode);
-        sb_frame(b, tmp);
+        sb_frame(b, tmp, 0);
     }
 }
 
@@ -198,6 +226,7 @@ static int add_stack(struct xenprof_stackset *set,
     size_t n;
 
     b->len = 0;
+    b->nr_addrs = 0;
     if ( b->p )
         b->p[0] = '\0';
     if ( XENPROF_KEY_MODE(e->key[0]) == XENPROF_MODE_XEN )
@@ -209,7 +238,10 @@ static int add_stack(struct xenprof_stackset *set,
     n = xenprof_priv_split(b->p, frames, cap);
     if ( !n )
         return -ENOMEM;
-    return xenprof_priv_ss_add(set, *frames, n, e->count);
+    /* A frame per address, unless a name broke the line format. */
+    if ( n != b->nr_addrs )
+        return xenprof_priv_ss_add(set, *frames, n, e->count);
+    return xenprof_priv_ss_add_raw(set, *frames, b->addrs, n, e->count);
 }
 
 /* Symbolize every distinct stack of st into set (names from src). */
@@ -233,6 +265,7 @@ static int fill_set(struct xenprof_stackset *set,
         if ( st->tab[i].key )
             rc = add_stack(set, d, &st->tab[i], t, src, &b, &frames, &cap);
     free(b.p);
+    free(b.addrs);
     free(frames);
     xenprof_symtab_free(own);
     return rc;

@@ -10,7 +10,10 @@
  *     plus its count;
  *   - while the set is built, a hash of the pointer runs merges identical
  *     stacks; xenprof_priv_ss_finish() sorts the stacks in folded line
- *     order and frees that hash (and the name hash).
+ *     order and frees that hash (and the name hash);
+ *   - a set built from a data file also keeps its raw stacks: for each
+ *     distinct stack of addresses, the stack it merged into, its count
+ *     and its addresses (one word per frame).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -39,6 +42,14 @@ struct stk {
     size_t off, n;                  /* frames[off..off + n) while built */
     uint64_t count;
     uint64_t hash;
+    size_t id;                      /* index when added (finish sorts) */
+};
+
+/* A raw stack: addrs[off..off + n) of stack `stack`, n its frames. */
+struct raw {
+    size_t stack;
+    size_t off;
+    uint64_t count;
 };
 
 struct xenprof_stackset {
@@ -53,6 +64,10 @@ struct xenprof_stackset {
     size_t hash_size;
     const char **scratch;           /* the interned frames of one add */
     size_t scratch_cap;
+    struct raw *raw;
+    size_t nr_raw;
+    uint64_t *addrs;                /* of every raw stack, one run each */
+    size_t nr_addrs;
     uint64_t total;
     bool finished;
 };
@@ -223,6 +238,7 @@ static int append(struct xenprof_stackset *s, const char *const *f,
     e->n = n;
     e->count = count;
     e->hash = h;
+    e->id = s->nr_stacks - 1;
     s->nr_frames += n;
     *slot = s->nr_stacks;
     return 0;
@@ -233,17 +249,36 @@ struct xenprof_stackset *xenprof_priv_ss_new(void)
     return calloc(1, sizeof(struct xenprof_stackset));
 }
 
-int xenprof_priv_ss_add(struct xenprof_stackset *s, const char *const *frames,
-                        size_t n, uint64_t count)
+/* Room for one more raw stack of n addresses; 0 or -ENOMEM. */
+static int reserve_raw(struct xenprof_stackset *s, size_t n)
+{
+    void *p = s->raw;
+
+    if ( xenprof_priv_reserve(&p, s->nr_raw, 1, sizeof(*s->raw)) )
+        return -ENOMEM;
+    s->raw = p;
+    p = s->addrs;
+    if ( xenprof_priv_reserve(&p, s->nr_addrs, n, sizeof(*s->addrs)) )
+        return -ENOMEM;
+    s->addrs = p;
+    return 0;
+}
+
+/* Add the stack, and with addrs a raw stack; see the header. */
+static int add(struct xenprof_stackset *s, const char *const *frames,
+               const uint64_t *addrs, size_t n, uint64_t count)
 {
     size_t i, *slot;
     const char **p;
+    struct raw *r;
     uint64_t h;
 
     if ( !n || s->finished )
         return -EINVAL;
     if ( count > UINT64_MAX - s->total )
         return -EOVERFLOW;
+    if ( addrs && reserve_raw(s, n) )
+        return -ENOMEM;
     if ( n > s->scratch_cap )
     {
         if ( n > SIZE_MAX / sizeof(*p) )
@@ -266,7 +301,29 @@ int xenprof_priv_ss_add(struct xenprof_stackset *s, const char *const *frames,
     else if ( append(s, s->scratch, n, count, h, slot) )
         return -ENOMEM;
     s->total += count;
+    if ( addrs )
+    {
+        r = &s->raw[s->nr_raw++];
+        r->stack = *slot - 1;
+        r->off = s->nr_addrs;
+        r->count = count;
+        memcpy(s->addrs + s->nr_addrs, addrs, n * sizeof(*addrs));
+        s->nr_addrs += n;
+    }
     return 0;
+}
+
+int xenprof_priv_ss_add(struct xenprof_stackset *s, const char *const *frames,
+                        size_t n, uint64_t count)
+{
+    return add(s, frames, NULL, n, count);
+}
+
+int xenprof_priv_ss_add_raw(struct xenprof_stackset *s,
+                            const char *const *frames,
+                            const uint64_t *addrs, size_t n, uint64_t count)
+{
+    return addrs ? add(s, frames, addrs, n, count) : -EINVAL;
 }
 
 int xenprof_priv_ss_cmp(const char *const *fa, size_t na,
@@ -304,12 +361,27 @@ static int cmp_stk(const void *a, const void *b)
 
 int xenprof_priv_ss_finish(struct xenprof_stackset *s)
 {
-    size_t i;
+    size_t i, *where = NULL;
 
+    if ( s->nr_raw )
+    {
+        where = malloc(s->nr_stacks * sizeof(*where));
+        if ( !where )
+            return -ENOMEM;
+    }
     for ( i = 0; i < s->nr_stacks; i++ )
         s->stacks[i].f = s->frames + s->stacks[i].off;
     if ( s->nr_stacks )
         qsort(s->stacks, s->nr_stacks, sizeof(*s->stacks), cmp_stk);
+    /* The raw stacks follow theirs to its sorted place. */
+    if ( where )
+    {
+        for ( i = 0; i < s->nr_stacks; i++ )
+            where[s->stacks[i].id] = i;
+        for ( i = 0; i < s->nr_raw; i++ )
+            s->raw[i].stack = where[s->raw[i].stack];
+        free(where);
+    }
     free(s->hash);
     free(s->names);
     free(s->scratch);
@@ -338,6 +410,8 @@ void xenprof_stackset_free(struct xenprof_stackset *s)
     free(s->stacks);
     free(s->hash);
     free(s->scratch);
+    free(s->raw);
+    free(s->addrs);
     free(s);
 }
 
@@ -376,6 +450,22 @@ void xenprof_stackset_get(const struct xenprof_stackset *s, size_t i,
     *frames = e->f;
     *nr_frames = e->n;
     *count = e->count;
+}
+
+size_t xenprof_priv_ss_nr_raw(const struct xenprof_stackset *s)
+{
+    return s && s->finished ? s->nr_raw : 0;
+}
+
+void xenprof_priv_ss_raw(const struct xenprof_stackset *s, size_t i,
+                         size_t *stack, const uint64_t **addrs,
+                         uint64_t *count)
+{
+    const struct raw *r = &s->raw[i];
+
+    *stack = r->stack;
+    *addrs = s->addrs + r->off;
+    *count = r->count;
 }
 
 /*

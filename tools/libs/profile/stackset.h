@@ -31,6 +31,28 @@ struct xenprof_stackset *xenprof_priv_ss_new(void) xenprof_hidden;
 int xenprof_priv_ss_add(struct xenprof_stackset *s, const char *const *frames,
                         size_t n, uint64_t count) xenprof_hidden;
 
+/*
+ * xenprof_priv_ss_add() of a stack with the address of each frame
+ * (addrs[0..n), root first, 0 for a frame without one), kept as it came
+ * (a raw stack) beside the stack it merges into, for the writers that
+ * give addresses (pprof).  The same returns.
+ */
+int xenprof_priv_ss_add_raw(struct xenprof_stackset *s,
+                            const char *const *frames,
+                            const uint64_t *addrs, size_t n, uint64_t count)
+    xenprof_hidden;
+
+/*
+ * The raw stacks of a finished set (none when it was built without
+ * addresses, e.g. from folded text): raw stack i has count samples, the
+ * frames of stack *stack (xenprof_stackset_get()) and their addresses.
+ */
+size_t xenprof_priv_ss_nr_raw(const struct xenprof_stackset *s)
+    xenprof_hidden;
+void xenprof_priv_ss_raw(const struct xenprof_stackset *s, size_t i,
+                         size_t *stack, const uint64_t **addrs,
+                         uint64_t *count) xenprof_hidden;
+
 /* Sort the stacks and drop the hash; 0 or -ENOMEM (s unchanged). */
 int xenprof_priv_ss_finish(struct xenprof_stackset *s) xenprof_hidden;
 

@@ -3,15 +3,24 @@
  * write-pprof.c: the pprof writer, a gzipped perftools.profiles.Profile
  * (github.com/google/pprof, proto/profile.proto), encoded by hand.
  *
- * Frames are names (the stack set has no addresses), so every distinct
- * frame name is one Function and one Location with the same id, the
- * Location having one Line naming that Function.  Each distinct stack of
- * the set is one Sample: its location ids leaf first, as pprof wants, and
- * its values.  The string table is "" then a few fixed strings (sample
- * types, comment), then the function names in id order, so a function's
- * name index is its id plus a constant.  Names are not valid UTF-8 by
- * construction (domain names come from guests), so bytes that break
- * UTF-8 are written as '?'.
+ * Every distinct frame name is one Function.  A Location is a frame name
+ * at an address, with one Line naming its Function.  A stack set made from
+ * a data file has its raw stacks, with addresses (stackset.h): each is
+ * one Sample, and its Xen frames are Locations at their sampled addresses
+ * (a return address as it is, not less one) in the Mapping of the
+ * hypervisor: filename "xen-syms", the profile's build-id, from its
+ * lowest text symbol (so that pprof, given xen-syms, finds a base of 0)
+ * to past its highest address, has_functions.  Guest frames are in a
+ * Mapping of their own, "[guest.kernel]" or "[guest.user]", at address 0
+ * (a guest IP is not kept per stack); the markers ([truncated], the
+ * vCPU, ...) have no Mapping.  A set from folded text has no addresses:
+ * each stack is one Sample, each name one Location at address 0, and
+ * there is no Mapping.  Location ids are leaf first in a Sample, as
+ * pprof wants.  The string table is "" then a few fixed strings (sample
+ * types, comment, mapping names, build-id), then the function names in
+ * id order, so a function's name index is its id plus a constant.  Names
+ * are not valid UTF-8 by construction (domain names come from guests), so
+ * bytes that break UTF-8 are written as '?'.
  *
  * The Profile message is the whole file: its fields are written as they
  * come into the gzip stream (samples first, interning names on the way,
@@ -23,11 +32,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stackset.h"
 #include "write-pprof-pbuf.h"
 
 /* Field numbers of profile.proto. */
 #define PROFILE_SAMPLE_TYPE     1
 #define PROFILE_SAMPLE          2
+#define PROFILE_MAPPING         3
 #define PROFILE_LOCATION        4
 #define PROFILE_FUNCTION        5
 #define PROFILE_STRING_TABLE    6
@@ -40,7 +51,15 @@
 #define VALUE_TYPE_UNIT         2
 #define SAMPLE_LOCATION_ID      1
 #define SAMPLE_VALUE            2
+#define MAPPING_ID              1
+#define MAPPING_START           2
+#define MAPPING_LIMIT           3
+#define MAPPING_FILENAME        5
+#define MAPPING_BUILD_ID        6
+#define MAPPING_HAS_FUNCTIONS   7
 #define LOCATION_ID             1
+#define LOCATION_MAPPING_ID     2
+#define LOCATION_ADDRESS        3
 #define LOCATION_LINE           4
 #define LINE_FUNCTION_ID        1
 #define FUNCTION_ID             1
@@ -54,7 +73,28 @@ enum {
     STR_VALUE_TYPE,                 /* "cpu" or "events" */
     STR_VALUE_UNIT,                 /* "nanoseconds" or "count" */
     STR_COMMENT,
+    STR_XEN,                        /* the mappings' file names */
+    STR_GUEST_KERNEL,
+    STR_GUEST_USER,
+    STR_BUILD_ID,
     NR_FIXED                        /* the first function name */
+};
+
+/* The mappings of a profile from a data file: their ids. */
+enum { MAP_NONE, MAP_XEN, MAP_GUEST_KERNEL, MAP_GUEST_USER, NR_MAPS };
+
+/* A Location: frame name (its function id) at an address. */
+struct loc_ent {
+    const char *name;               /* owned by the stack set */
+    uint64_t addr;
+    uint64_t hash;
+    size_t id;                      /* 0: free slot */
+};
+
+struct loc {
+    size_t fn;                      /* function id */
+    uint64_t addr;
+    unsigned int map;               /* MAP_* */
 };
 
 #define COMMENT_MAX 512
@@ -72,6 +112,12 @@ struct pprof {
     size_t size;
     const char **names;             /* by id - 1 */
     size_t nr_names;
+    struct loc_ent *ltab;           /* open addressing, pow2 size */
+    size_t lsize;
+    struct loc *locs;               /* by id - 1 */
+    size_t nr_locs;
+    uint64_t xen_start, xen_limit;  /* of MAP_XEN */
+    bool has_maps;
     uint64_t *ids;                  /* location ids of one sample */
     size_t nr_ids;
     struct xenprof_pb msg;          /* the message being built */
@@ -147,6 +193,96 @@ static size_t name_id(struct pprof *pp, const char *name)
     return e->id;
 }
 
+static uint64_t hash_loc(const char *name, uint64_t addr)
+{
+    uint64_t h = (uint64_t)(uintptr_t)name * 0x9e3779b97f4a7c15ULL;
+
+    h ^= addr + (h >> 29);
+    h *= 0xff51afd7ed558ccdULL;
+    return h ^ (h >> 32);
+}
+
+/* Double the location table (or create it); false when out of memory. */
+static bool grow_locs(struct pprof *pp)
+{
+    size_t size = pp->lsize ? pp->lsize * 2 : 256, i, j;
+    struct loc_ent *tab;
+
+    if ( size > SIZE_MAX / sizeof(*tab) )
+        return false;
+    tab = calloc(size, sizeof(*tab));
+    if ( !tab )
+        return false;
+    for ( i = 0; i < pp->lsize; i++ )
+    {
+        if ( !pp->ltab[i].id )
+            continue;
+        j = pp->ltab[i].hash & (size - 1);
+        while ( tab[j].id )
+            j = (j + 1) & (size - 1);
+        tab[j] = pp->ltab[i];
+    }
+    free(pp->ltab);
+    pp->ltab = tab;
+    pp->lsize = size;
+    return true;
+}
+
+/* The mapping of frame name at addr. */
+static unsigned int map_of(const struct pprof *pp, const char *name,
+                           uint64_t addr)
+{
+    if ( !pp->has_maps )
+        return MAP_NONE;
+    if ( addr )
+        return MAP_XEN;
+    if ( !strcmp(name, "[guest kernel]") )
+        return MAP_GUEST_KERNEL;
+    if ( !strcmp(name, "[guest user]") )
+        return MAP_GUEST_USER;
+    return MAP_NONE;
+}
+
+/*
+ * The id of the Location of name (an interned name of the set: equal
+ * names are equal pointers) at addr, given one when new; 0 when out of
+ * memory.
+ */
+static size_t loc_id(struct pprof *pp, const char *name, uint64_t addr)
+{
+    uint64_t h = hash_loc(name, addr);
+    struct loc_ent *e;
+    struct loc *l;
+    size_t i, fn;
+
+    if ( (pp->nr_locs + 1) * 2 > pp->lsize && !grow_locs(pp) )
+        return 0;
+    i = h & (pp->lsize - 1);
+    while ( pp->ltab[i].id &&
+            (pp->ltab[i].name != name || pp->ltab[i].addr != addr) )
+        i = (i + 1) & (pp->lsize - 1);
+    e = &pp->ltab[i];
+    if ( e->id )
+        return e->id;
+    fn = name_id(pp, name);
+    if ( !fn || xenprof_priv_reserve((void **)&pp->locs, pp->nr_locs, 1,
+                                     sizeof(*pp->locs)) )
+        return 0;
+    l = &pp->locs[pp->nr_locs++];
+    l->fn = fn;
+    l->addr = addr;
+    l->map = map_of(pp, name, addr);
+    if ( l->map == MAP_XEN && addr < pp->xen_start )
+        pp->xen_start = addr;
+    if ( l->map == MAP_XEN && addr >= pp->xen_limit )
+        pp->xen_limit = addr + 1;
+    e->name = name;
+    e->addr = addr;
+    e->hash = h;
+    e->id = pp->nr_locs;
+    return e->id;
+}
+
 /* count * period, as a non-negative int64. */
 static uint64_t scaled(uint64_t count, uint64_t period)
 {
@@ -155,14 +291,18 @@ static uint64_t scaled(uint64_t count, uint64_t period)
     return count * period;
 }
 
-/* Encode stack i of the set as a Sample and write it. */
-static void put_sample(struct pprof *pp, size_t i)
+/*
+ * Encode a Sample of count samples of stack i of the set, its frames at
+ * addrs (NULL: address 0), and write it.
+ */
+static void put_sample(struct pprof *pp, size_t i, const uint64_t *addrs,
+                       uint64_t count)
 {
     const char *const *frames;
-    uint64_t count, values[2];
+    uint64_t values[2], total;
     size_t n, j;
 
-    xenprof_stackset_get(pp->s, i, &frames, &n, &count);
+    xenprof_stackset_get(pp->s, i, &frames, &n, &total);
     if ( n > pp->nr_ids )
     {
         if ( xenprof_priv_reserve((void **)&pp->ids, pp->nr_ids,
@@ -175,7 +315,8 @@ static void put_sample(struct pprof *pp, size_t i)
     }
     for ( j = 0; j < n; j++ )
     {
-        pp->ids[j] = name_id(pp, frames[n - 1 - j]);
+        pp->ids[j] = loc_id(pp, frames[n - 1 - j],
+                            addrs ? addrs[n - 1 - j] : 0);
         if ( !pp->ids[j] )
         {
             pp->oom = true;
@@ -205,18 +346,51 @@ static void put_value_type(struct pprof *pp, unsigned int field,
         xenprof_priv_gz_field(pp->z, field, &pp->msg);
 }
 
-/* Write Location id and Function id, the function named names[id - 1]. */
-static void put_function(struct pprof *pp, size_t id)
+/* Write Location id (locs[id - 1]). */
+static void put_location(struct pprof *pp, size_t id)
 {
+    const struct loc *l = &pp->locs[id - 1];
+
     xenprof_priv_pb_reset(&pp->sub);
-    xenprof_priv_pb_uint(&pp->sub, LINE_FUNCTION_ID, id);
+    xenprof_priv_pb_uint(&pp->sub, LINE_FUNCTION_ID, l->fn);
     xenprof_priv_pb_reset(&pp->msg);
     xenprof_priv_pb_uint(&pp->msg, LOCATION_ID, id);
+    if ( l->map )
+        xenprof_priv_pb_uint(&pp->msg, LOCATION_MAPPING_ID, l->map);
+    if ( l->addr )
+        xenprof_priv_pb_uint(&pp->msg, LOCATION_ADDRESS, l->addr);
     xenprof_priv_pb_bytes(&pp->msg, LOCATION_LINE, pp->sub.p, pp->sub.len);
     pp->oom = pp->oom || pp->sub.oom || pp->msg.oom;
-    if ( pp->oom )
-        return;
-    xenprof_priv_gz_field(pp->z, PROFILE_LOCATION, &pp->msg);
+    if ( !pp->oom )
+        xenprof_priv_gz_field(pp->z, PROFILE_LOCATION, &pp->msg);
+}
+
+/* Write Mapping id (MAP_*) of a profile from a data file. */
+static void put_mapping(struct pprof *pp, unsigned int id)
+{
+    static const unsigned int file[NR_MAPS] = {
+        [MAP_XEN] = STR_XEN, [MAP_GUEST_KERNEL] = STR_GUEST_KERNEL,
+        [MAP_GUEST_USER] = STR_GUEST_USER };
+
+    xenprof_priv_pb_reset(&pp->msg);
+    xenprof_priv_pb_uint(&pp->msg, MAPPING_ID, id);
+    if ( id == MAP_XEN && pp->xen_limit > pp->xen_start )
+    {
+        xenprof_priv_pb_uint(&pp->msg, MAPPING_START, pp->xen_start);
+        xenprof_priv_pb_uint(&pp->msg, MAPPING_LIMIT, pp->xen_limit);
+    }
+    xenprof_priv_pb_uint(&pp->msg, MAPPING_FILENAME, file[id]);
+    if ( id == MAP_XEN && pp->fixed[STR_BUILD_ID][0] )
+        xenprof_priv_pb_uint(&pp->msg, MAPPING_BUILD_ID, STR_BUILD_ID);
+    xenprof_priv_pb_uint(&pp->msg, MAPPING_HAS_FUNCTIONS, 1);
+    pp->oom = pp->oom || pp->msg.oom;
+    if ( !pp->oom )
+        xenprof_priv_gz_field(pp->z, PROFILE_MAPPING, &pp->msg);
+}
+
+/* Write Function id, named names[id - 1]. */
+static void put_function(struct pprof *pp, size_t id)
+{
     xenprof_priv_pb_reset(&pp->msg);
     xenprof_priv_pb_uint(&pp->msg, FUNCTION_ID, id);
     xenprof_priv_pb_uint(&pp->msg, FUNCTION_NAME, NR_FIXED + id - 1);
@@ -311,6 +485,10 @@ static void put_tail(struct pprof *pp, const struct xenprof_data *d)
     uint64_t comment = STR_COMMENT;
     size_t i;
 
+    for ( i = 1; pp->has_maps && i < NR_MAPS && !pp->oom; i++ )
+        put_mapping(pp, i);
+    for ( i = 1; i <= pp->nr_locs && !pp->oom; i++ )
+        put_location(pp, i);
     for ( i = 1; i <= pp->nr_names && !pp->oom; i++ )
         put_function(pp, i);
     for ( i = 0; i < NR_FIXED && !pp->oom; i++ )
@@ -338,14 +516,27 @@ static void put_tail(struct pprof *pp, const struct xenprof_data *d)
 /* Write the whole profile into pp->z. */
 static void put_profile(struct pprof *pp, const struct xenprof_data *d)
 {
-    size_t i, n = xenprof_stackset_size(pp->s);
+    size_t i, n = xenprof_stackset_size(pp->s), stack, nr_frames;
+    size_t nr_raw = xenprof_priv_ss_nr_raw(pp->s);
+    const char *const *frames;
+    const uint64_t *addrs;
+    uint64_t count;
 
     put_value_type(pp, PROFILE_SAMPLE_TYPE, STR_SAMPLES, STR_COUNT);
     if ( pp->has_value )
         put_value_type(pp, PROFILE_SAMPLE_TYPE, STR_VALUE_TYPE,
                        STR_VALUE_UNIT);
-    for ( i = 0; i < n && !pp->oom; i++ )
-        put_sample(pp, i);
+    pp->has_maps = nr_raw != 0;
+    for ( i = 0; i < nr_raw && !pp->oom; i++ )
+    {
+        xenprof_priv_ss_raw(pp->s, i, &stack, &addrs, &count);
+        put_sample(pp, stack, addrs, count);
+    }
+    for ( i = 0; !nr_raw && i < n && !pp->oom; i++ )
+    {
+        xenprof_stackset_get(pp->s, i, &frames, &nr_frames, &count);
+        put_sample(pp, i, NULL, count);
+    }
     put_tail(pp, d);
 }
 
@@ -353,10 +544,28 @@ static void pprof_free(struct pprof *pp)
 {
     free(pp->tab);
     free(pp->names);
+    free(pp->ltab);
+    free(pp->locs);
     free(pp->ids);
     xenprof_priv_pb_free(&pp->msg);
     xenprof_priv_pb_free(&pp->sub);
     free(pp->z);
+}
+
+/*
+ * The lowest text symbol of d (the start of the Xen image, so that pprof
+ * computes a base of 0 for xen-syms), or UINT64_MAX.
+ */
+static uint64_t text_start(const struct xenprof_data *d)
+{
+    uint64_t start = UINT64_MAX;
+    size_t i;
+
+    for ( i = 0; i < d->nr_syms; i++ )
+        if ( (d->syms[i].type == 'T' || d->syms[i].type == 't') &&
+             d->syms[i].addr && d->syms[i].addr < start )
+            start = d->syms[i].addr;
+    return start;
 }
 
 /* Also -EINVAL when s or out is NULL. */
@@ -376,6 +585,13 @@ int xenprof_write_pprof(const struct xenprof_stackset *s,
     pp.fixed[STR_COUNT] = "count";
     pp.fixed[STR_VALUE_TYPE] = pp.fixed[STR_VALUE_UNIT] = "";
     pp.fixed[STR_COMMENT] = "";
+    pp.fixed[STR_XEN] = "xen-syms";
+    pp.fixed[STR_GUEST_KERNEL] = "[guest.kernel]";
+    pp.fixed[STR_GUEST_USER] = "[guest.user]";
+    pp.fixed[STR_BUILD_ID] = d ? d->meta.build_id : "";
+    pp.xen_start = UINT64_MAX;
+    if ( d )
+        pp.xen_start = text_start(d);
     if ( d )
         set_meta(&pp, d, comment);
     pp.z = malloc(sizeof(*pp.z));

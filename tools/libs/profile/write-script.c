@@ -1,30 +1,44 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * write-script.c: a perf-script-like dump of every sample, for grep and for
- * scripts.  Per sample:
+ * write-script.c: every sample as `perf script` prints a profile recorded
+ * with call chains (perf record -g), so that what reads perf's text reads
+ * ours: FlameGraph's stackcollapse-perf.pl, inferno-collapse-perf,
+ * speedscope, the Firefox Profiler.  Per sample, a header line, one line
+ * per frame (leaf first) and an empty line:
  *
- *     12.345678 cpu 3 d0 Domain-0 vcpu 1 xen
- *     <tab>ffff82d040212345 do_softirq+0x45
- *     <tab>ffff82d0402a0010 idle_loop+0x70
- *     <empty line>
+ *     Domain-0 0/1 [003] 12.345678: 10309278 cpu-clock:
+ *     <tab>ffff82d040212345 do_softirq+0x45 ([xen])
+ *     <tab>ffff82d0402a0010 idle_loop+0x70 ([xen])
  *
- * The time is in seconds since the profile started (TSC based; the raw
- * TSC "tsc <value>" when the TSC frequency is unknown).  Samples a pCPU
- * lost (its ring was full) show where the stream says so:
+ * The header is perf's: comm (the domain's name, ';' as '_'; "idle" for
+ * the idle domain, "d<domid>" when it has no name), pid/tid (domid/vCPU),
+ * [pCPU], the time in seconds since the profile started (TSC based), the
+ * period (ns of CPU time for the timer source, events for the PMU; none
+ * when unknown) and the event: cpu-clock for the timer, the PMU's event
+ * name (cycles, instructions, ...) otherwise.
  *
- *     12.345678 cpu 3 lost 12 samples
- *     <empty line>
- *  Flags follow the
- * mode (hvm, idle, truncated, bad-frame).  Frames are leaf first; a
- * return address (every frame but the first) is looked up at addr - 1,
- * as in the folded output, and the offset is from that function's start.
- * Guest samples show their one IP as "[guest kernel]" or "[guest user]".
+ * A frame is "<addr> <name>+0x<offset> (<dso>)": the dso is [xen] for Xen
+ * (the xen-syms path given with --xen-syms, if it has no blank), and the
+ * name [unknown] with dso [unknown] for an address without a symbol, as
+ * perf prints it.  A return address (every frame but the first) is looked
+ * up at addr - 1, as in the folded output.  A guest sample's one IP is
+ * "[guest kernel] ([guest.kernel])" or "[guest user] ([guest.user])".
+ * What the folded output marks with a frame of its own is a frame here
+ * too, at address 0 with dso [xen], after the real ones (outermost):
+ * [truncated], [bad frame], and [pv entry] or [no stack] for a sample
+ * taken off Xen's stacks.  Functions inlined at an address (--xen-syms
+ * with --inline) are frames "<name> [inlined]" at that address, before
+ * the function that holds them.
  *
- * With a symbol source (--xen-syms) the names come from its table; with
- * addr2line's answers a frame ends with " (file:line)", the line of the
- * instruction (inside the innermost inlined function), and with
- * inline_frames the functions inlined at the address come first, each
- * as a frame "name [inlined] (file:line)" at the same address.
+ * With file:line information (--xen-syms of a Xen with debug
+ * information), every frame line is followed by its source line, as
+ * `perf script -F+srcline` prints it ("  file.c:123", "  ??:0" when
+ * unknown), which stackcollapse-perf.pl --srcline reads.
+ *
+ * Samples a pCPU lost (its ring was full) are a comment where the stream
+ * says so, which perf's readers skip:
+ *
+ *     # lost 12 samples on cpu 3 at 12.345678
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -37,31 +51,37 @@ struct dump {
     const struct xenprof_data *d;
     const struct xenprof_symtab *t;
     const struct xenprof_symsrc *src;   /* NULL: the embedded table */
+    const char *dso;                    /* of Xen frames */
+    const char *event;
+    uint64_t period;                    /* 0: unknown */
     FILE *out;
 };
 
-static const char *dom_name(const struct xenprof_data *d, uint32_t domid)
-{
-    const struct xenprof_domain *dom = xenprof_priv_domain(d, domid);
+/* perf's event names of XENPROF_EVENT_*. */
+static const char *const pmu_events[] = {
+    [XENPROF_EVENT_DEFAULT] = "cycles",
+    [XENPROF_EVENT_CYCLES] = "cycles",
+    [XENPROF_EVENT_INSTRUCTIONS] = "instructions",
+    [XENPROF_EVENT_REF_CYCLES] = "ref-cycles",
+    [XENPROF_EVENT_LLC_MISSES] = "LLC-load-misses",
+    [XENPROF_EVENT_BRANCH_MISSES] = "branch-misses",
+};
 
-    if ( domid == XENPROF_DOMID_IDLE )
-        return "idle";
-    return dom ? dom->name : "";
-}
-
-static const char *mode_name(uint8_t mode)
+/* The event name and period of d's samples. */
+static void set_event(struct dump *p)
 {
-    switch ( mode )
+    const struct xenprof_meta *m = &p->d->meta;
+    size_t n = sizeof(pmu_events) / sizeof(pmu_events[0]);
+
+    p->period = m->period;
+    if ( m->source != XENPROF_SOURCE_PMU )
     {
-    case XENPROF_MODE_XEN:
-        return "xen";
-    case XENPROF_MODE_GUEST_KERNEL:
-        return "guest-kernel";
-    case XENPROF_MODE_GUEST_USER:
-        return "guest-user";
-    default:
-        return "guest-mode-?";
+        p->event = "cpu-clock";
+        if ( !p->period && m->frequency )
+            p->period = 1000000000u / m->frequency;
     }
+    else
+        p->event = m->event < n ? pmu_events[m->event] : "raw";
 }
 
 /* Text without control characters (as '?'). */
@@ -71,17 +91,28 @@ static void put_text(FILE *out, const char *s)
         fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, out);
 }
 
-/* The time of s, and its pCPU. */
-static void put_when(const struct dump *p, const struct xenprof_sample *s)
+/*
+ * A domain's name as the comm: also without ';', which would split the
+ * root of stackcollapse-perf.pl's stacks (as '_', as in folded stacks).
+ */
+static void put_comm(FILE *out, const char *s)
+{
+    for ( ; *s; s++ )
+        fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' :
+              *s == ';' ? '_' : *s, out);
+}
+
+/* "secs.usecs" of s since the start (TSC ticks / 1e9 without a TSC rate). */
+static void put_time(const struct dump *p, const struct xenprof_sample *s)
 {
     const struct xenprof_meta *m = &p->d->meta;
+    uint64_t t = s->tsc - m->start_tsc, us;
 
-    if ( m->tsc_khz )
-        fprintf(p->out, "%.6f", (double)(int64_t)(s->tsc - m->start_tsc) /
-                                ((double)m->tsc_khz * 1e3));
-    else
-        fprintf(p->out, "tsc %" PRIu64, s->tsc);
-    fprintf(p->out, " cpu %" PRIu32, s->cpu);
+    if ( (int64_t)t < 0 )
+        t = 0;
+    us = m->tsc_khz ? (uint64_t)((double)t * 1e3 / (double)m->tsc_khz)
+                    : t / 1000;
+    fprintf(p->out, "%" PRIu64 ".%06" PRIu64, us / 1000000, us % 1000000);
 }
 
 /*
@@ -93,44 +124,53 @@ static void lost_line(const struct dump *p, const struct xenprof_filter *f,
 {
     if ( f && (f->has_domid || !xenprof_filter_match(p->d, f, s)) )
         return;
-    put_when(p, s);
-    fprintf(p->out, " lost %" PRIu64 " samples\n\n", count);
+    fprintf(p->out, "# lost %" PRIu64 " samples on cpu %" PRIu32 " at ",
+            count, s->cpu);
+    put_time(p, s);
+    fputs("\n\n", p->out);
 }
 
 static void sample_head(const struct dump *p, const struct xenprof_sample *s)
 {
-    const char *name = dom_name(p->d, s->domid);
+    const struct xenprof_domain *dom = xenprof_priv_domain(p->d, s->domid);
 
-    put_when(p, s);
-    fprintf(p->out, " d%" PRIu32 "%s", s->domid,
-            name[0] ? " " : "");
-    put_text(p->out, name);
-    fprintf(p->out, " vcpu %" PRIu32 " %s", s->vcpu, mode_name(s->mode));
-    if ( s->mode > XENPROF_MODE_GUEST_USER )
-        fprintf(p->out, "(%u)", s->mode);
-    if ( s->flags & XENPROF_F_HVM )
-        fprintf(p->out, " hvm");
-    if ( s->flags & XENPROF_F_IDLE )
-        fprintf(p->out, " idle");
-    if ( s->flags & XENPROF_F_TRUNCATED )
-        fprintf(p->out, " truncated");
-    if ( s->flags & XENPROF_F_BAD_FRAME )
-        fprintf(p->out, " bad-frame");
-    if ( s->flags & XENPROF_F_NO_STACK )
-        fprintf(p->out, " no-stack");
-    fputc('\n', p->out);
+    if ( s->domid == XENPROF_DOMID_IDLE )
+        fputs("idle", p->out);
+    else if ( dom && dom->name[0] )
+        put_comm(p->out, dom->name);
+    else
+        fprintf(p->out, "d%" PRIu32, s->domid);
+    fprintf(p->out, " %" PRIu32 "/%" PRIu32 " [%03" PRIu32 "] ",
+            s->domid, s->vcpu, s->cpu);
+    put_time(p, s);
+    fputs(": ", p->out);
+    if ( p->period )
+        fprintf(p->out, "%" PRIu64 " ", p->period);
+    fprintf(p->out, "%s:\n", p->event);
 }
 
-/* " (file:line)" of frame f, nothing when its file is unknown. */
-static void put_loc(FILE *out, const struct xenprof_a2l_frame *f)
+/* The source line of frame f, when the script has source lines. */
+static void put_srcline(const struct dump *p,
+                        const struct xenprof_a2l_frame *f)
 {
-    if ( !f || !f->file )
+    if ( !p->src || !p->src->a2l )
         return;
-    fprintf(out, " (");
-    put_text(out, f->file);
-    if ( f->line )
-        fprintf(out, ":%lu", f->line);
-    fputc(')', out);
+    fputs("  ", p->out);
+    if ( f && f->file )
+    {
+        put_text(p->out, f->file);
+        fprintf(p->out, ":%lu\n", f->line);
+    }
+    else
+        fputs("??:0\n", p->out);
+}
+
+static void put_frame(const struct dump *p, uint64_t a, const char *name,
+                      const char *suffix, const char *dso)
+{
+    fprintf(p->out, "\t%16" PRIx64 " ", a);
+    put_text(p->out, name);
+    fprintf(p->out, "%s (%s)\n", suffix, dso);
 }
 
 /*
@@ -152,47 +192,85 @@ static const struct xenprof_a2l_frame *inlined(const struct dump *p,
     {
         if ( !f[i].func )
             continue;
-        fprintf(p->out, "\t%016" PRIx64 " ", a);
-        put_text(p->out, f[i].func);
-        fputs(XENPROF_INLINED_SUFFIX, p->out);
-        put_loc(p->out, &f[i]);
-        fputc('\n', p->out);
+        put_frame(p, a, f[i].func, XENPROF_INLINED_SUFFIX, p->dso);
+        put_srcline(p, &f[i]);
     }
     return &f[n - 1];
+}
+
+static void xen_frame(const struct dump *p, uint64_t a, unsigned int i)
+{
+    const struct xenprof_a2l_frame *loc;
+    uint64_t look = i && a ? a - 1 : a, start;
+    const char *name = xenprof_priv_symtab_find(p->t, look, &start);
+    char off[24];
+
+    if ( !name )
+    {
+        put_frame(p, a, "[unknown]", "", "[unknown]");
+        put_srcline(p, NULL);
+        return;
+    }
+    loc = inlined(p, a, look);
+    snprintf(off, sizeof(off), "+0x%" PRIx64, a - start);
+    put_frame(p, a, name, off, p->dso);
+    put_srcline(p, loc);
+}
+
+/* The frames the folded output adds for s's flags, outermost last. */
+static void marker_frames(const struct dump *p,
+                          const struct xenprof_sample *s)
+{
+    static const struct {
+        unsigned int flag;
+        const char *name;
+    } marks[] = {
+        { XENPROF_F_BAD_FRAME, "[bad frame]" },
+        { XENPROF_F_TRUNCATED, "[truncated]" },
+        { XENPROF_F_NO_STACK, NULL },
+    };
+    const char *name;
+    size_t i;
+
+    for ( i = 0; i < sizeof(marks) / sizeof(marks[0]); i++ )
+    {
+        if ( !(s->flags & marks[i].flag) )
+            continue;
+        name = marks[i].name;
+        if ( !name )
+            name = s->flags & (XENPROF_F_HVM | XENPROF_F_IDLE) ?
+                   "[no stack]" : "[pv entry]";
+        put_frame(p, 0, name, "", p->dso);
+        put_srcline(p, NULL);
+    }
 }
 
 static void sample_frames(const struct dump *p,
                           const struct xenprof_sample *s)
 {
-    const struct xenprof_a2l_frame *loc;
-    const char *name;
-    uint64_t a, look, start;
+    char name[32];
     unsigned int i;
 
-    for ( i = 0; i < s->nr_frames; i++ )
+    if ( s->mode == XENPROF_MODE_GUEST_KERNEL )
+        put_frame(p, xenprof_sample_ip(s, 0), "[guest kernel]", "",
+                  "[guest.kernel]");
+    else if ( s->mode == XENPROF_MODE_GUEST_USER )
+        put_frame(p, xenprof_sample_ip(s, 0), "[guest user]", "",
+                  "[guest.user]");
+    else if ( s->mode != XENPROF_MODE_XEN )
     {
-        a = xenprof_sample_ip(s, i);
-        look = i && a ? a - 1 : a;
-        name = s->mode == XENPROF_MODE_XEN ?
-               xenprof_priv_symtab_find(p->t, look, &start) : NULL;
-        loc = name ? inlined(p, a, look) : NULL;
-        fprintf(p->out, "\t%016" PRIx64 " ", a);
-        if ( s->mode != XENPROF_MODE_XEN )
-        {
-            fprintf(p->out, s->mode == XENPROF_MODE_GUEST_KERNEL ?
-                    "[guest kernel]\n" : "[guest user]\n");
-            continue;
-        }
-        if ( !name )
-        {
-            fprintf(p->out, "[unknown]\n");
-            continue;
-        }
-        put_text(p->out, name);
-        fprintf(p->out, "+0x%" PRIx64, a - start);
-        put_loc(p->out, loc);
-        fputc('\n', p->out);
+        snprintf(name, sizeof(name), "[guest mode %u]", s->mode);
+        put_frame(p, xenprof_sample_ip(s, 0), name, "", "[guest]");
     }
+    if ( s->mode != XENPROF_MODE_XEN )
+    {
+        put_srcline(p, NULL);
+        fputc('\n', p->out);
+        return;
+    }
+    for ( i = 0; i < s->nr_frames; i++ )
+        xen_frame(p, xenprof_sample_ip(s, i), i);
+    marker_frames(p, s);
     fputc('\n', p->out);
 }
 
@@ -202,7 +280,7 @@ int xenprof_write_script(const struct xenprof_data *d,
                          const struct xenprof_symsrc *src, FILE *out,
                          char *err, size_t errlen)
 {
-    struct dump p = { .d = d, .src = src, .out = out };
+    struct dump p = { .d = d, .src = src, .out = out, .dso = "[xen]" };
     struct xenprof_symtab *own = NULL;
     struct xenprof_sample s;
     uint64_t lost;
@@ -212,6 +290,9 @@ int xenprof_write_script(const struct xenprof_data *d,
     if ( !d || !out )
         return xenprof_priv_err(err, errlen, -EINVAL,
                                 "xenprof_write_script: no data or output");
+    set_event(&p);
+    if ( src && src->path && src->path[0] && !strpbrk(src->path, " \t\n()") )
+        p.dso = src->path;
     p.t = src ? src->t : NULL;
     if ( !p.t )
         p.t = own = xenprof_symtab_new(d->syms, d->nr_syms);

@@ -11,7 +11,8 @@
  *   total_samples N           sum of value[0]
  *   total_value N             sum of the last value
  *   functions N               distinct frame names
- *   samples N                 distinct stacks
+ *   samples N                 distinct stacks: of addresses (raw stacks)
+ *                             from the data, of names from folded text
  *   top COUNT NAME            10 lines: functions by self (leaf) count,
  *                             then by name
  *
@@ -27,6 +28,7 @@
 #include <unistd.h>
 
 #include "synth.h"
+#include "../../libs/profile/stackset.h"
 
 #define TOP 10
 
@@ -99,7 +101,8 @@ static void print_expect(const struct xenprof_stackset *s,
     printf("total_samples %" PRIu64 "\n", total);
     printf("total_value %" PRIu64 "\n", d ? total * period : total);
     printf("functions %zu\n", n);
-    printf("samples %zu\n", xenprof_stackset_size(s));
+    printf("samples %zu\n", d ? xenprof_priv_ss_nr_raw(s)
+                                : xenprof_stackset_size(s));
     for ( i = 0; i < n && i < TOP; i++ )
         printf("top %" PRIu64 " %s\n", v[i].count, v[i].name);
     free(v);

@@ -129,11 +129,23 @@ void test_lost_records(void)
     if ( f )
         fclose(f);
     tap_ok(!rc && text &&
-           !strncmp(text, "1.000000 cpu 1 lost 5 samples\n\n2.000000 cpu 1 "
-                    "d0 vcpu 0 xen\n", 51) &&
-           strstr(text, "\n3.000000 cpu 1 lost 2 samples\n\n") &&
+           !strncmp(text, "# lost 5 samples on cpu 1 at 1.000000\n\n"
+                    "d0 0/0 [001] 2.000000: cpu-clock:\n", 73) &&
+           strstr(text, "\n# lost 2 samples on cpu 1 at 3.000000\n\n") &&
            strlen(text) == len,
            "lost records: the script shows them in place");
+    free(text);
+    text = NULL;
+    d->meta.source = XENPROF_SOURCE_PMU;
+    d->meta.event = XENPROF_EVENT_INSTRUCTIONS;
+    d->meta.period = 250000;
+    f = open_memstream(&text, &len);
+    rc = f ? xenprof_write_script(d, NULL, NULL, f, err, sizeof(err)) : 1;
+    if ( f )
+        fclose(f);
+    tap_ok(!rc && text &&
+           strstr(text, "\nd0 0/0 [001] 2.000000: 250000 instructions:\n"),
+           "script: a PMU profile's samples: its period and event");
     if ( d )
         xenprof_data_add_cpu(d, &cpu);
     rc = d ? xenprof_data_count(d, &n, &lost, NULL, 0) : 1;

@@ -155,21 +155,68 @@ static void rd_sample(struct dprof *d, struct pbr m)
     d->bad = d->bad || m.bad;
 }
 
-/* Location: id, and the function of its one line (0: not one line). */
+/*
+ * Location: id, mapping id, address, and the function of its one line
+ * (0: not one line).
+ */
 static void rd_location(struct dprof *d, struct pbr m)
 {
     struct pbr sub;
     unsigned int field, lines = 0;
-    uint64_t v = 0, id = 0, fn = 0, line;
+    uint64_t v = 0, id = 0, fn = 0, line, map = 0, addr = 0;
 
     while ( rd_field(&m, &field, &v, &sub) )
         if ( field == 1 && !sub.p )
             id = v;
+        else if ( field == 2 && !sub.p )
+            map = v;
+        else if ( field == 3 && !sub.p )
+            addr = v;
         else if ( field == 4 && sub.p && !lines++ )
             rd_pair(sub, &fn, &line, &d->bad);
+        else
+            d->bad = true;
     d->bad = d->bad || m.bad || !push(&d->loc_id, d->nloc, id) ||
-             !push(&d->loc_fn, d->nloc, lines == 1 ? fn : 0);
+             !push(&d->loc_fn, d->nloc, lines == 1 ? fn : 0) ||
+             !push(&d->loc_map, d->nloc, map) ||
+             !push(&d->loc_addr, d->nloc, addr);
     d->nloc += !d->bad;
+}
+
+/* Mapping: the varint fields the writer uses (1-3, 5-7). */
+static void rd_mapping(struct dprof *d, struct pbr m)
+{
+    struct dmap *p = realloc(d->map, (d->nmap + 1) * sizeof(*p)), *e;
+    struct pbr sub;
+    unsigned int field;
+    uint64_t v = 0;
+
+    if ( !p )
+    {
+        d->bad = true;
+        return;
+    }
+    d->map = p;
+    e = memset(&p[d->nmap], 0, sizeof(*e));
+    while ( rd_field(&m, &field, &v, &sub) )
+        if ( sub.p )
+            d->bad = true;
+        else if ( field == 1 )
+            e->id = v;
+        else if ( field == 2 )
+            e->start = v;
+        else if ( field == 3 )
+            e->limit = v;
+        else if ( field == 5 )
+            e->file = v;
+        else if ( field == 6 )
+            e->build_id = v;
+        else if ( field == 7 )
+            e->has_functions = v;
+        else
+            d->bad = true;
+    d->bad = d->bad || m.bad;
+    d->nmap += !d->bad;
 }
 
 static void rd_string(struct dprof *d, struct pbr sub)
@@ -203,6 +250,7 @@ static void rd_profile(struct dprof *d, const uint8_t *buf, size_t len)
             d->st_unit[d->nst++ % MAXV] = b;
             break;
         case 2: rd_sample(d, sub); break;
+        case 3: rd_mapping(d, sub); break;
         case 4: rd_location(d, sub); break;
         case 5:
             rd_pair(sub, &a, &b, &d->bad);
@@ -238,6 +286,9 @@ void pprof_dprof_free(struct dprof *d)
     free(d->smp);
     free(d->loc_id);
     free(d->loc_fn);
+    free(d->loc_map);
+    free(d->loc_addr);
+    free(d->map);
     free(d->fn_id);
     free(d->fn_name);
 }
@@ -328,6 +379,16 @@ const char *pprof_str(const struct dprof *d, uint64_t i)
     return i < d->nstr ? d->str[i] : NULL;
 }
 
+const struct dmap *pprof_map(const struct dprof *d, uint64_t id)
+{
+    size_t i;
+
+    for ( i = 0; i < d->nmap; i++ )
+        if ( d->map[i].id == id )
+            return &d->map[i];
+    return NULL;
+}
+
 /* The name of the function of location id, or NULL. */
 static const char *loc_name(const struct dprof *d, uint64_t id)
 {
@@ -389,8 +450,17 @@ char *pprof_folded(const struct dprof *d)
     {
         qsort(lines, n, sizeof(*lines), pprof_cmp_str);
         f = open_memstream(&all, &len);
-        for ( i = 0; f && i < n; i++ )
-            fputs(lines[i], f);
+        for ( i = 0; f && i < n; i = j )
+        {
+            /* Samples of the same names (other addresses): one line. */
+            size_t stack = strrchr(lines[i], ' ') - lines[i];
+            uint64_t count = strtoull(lines[i] + stack + 1, NULL, 10);
+
+            for ( j = i + 1; j < n && !strncmp(lines[j], lines[i], stack + 1) &&
+                             !strchr(lines[j] + stack + 1, ' '); j++ )
+                count += strtoull(lines[j] + stack + 1, NULL, 10);
+            fprintf(f, "%.*s %" PRIu64 "\n", (int)stack, lines[i], count);
+        }
         if ( f )
             fclose(f);
     }

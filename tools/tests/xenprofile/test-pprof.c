@@ -23,15 +23,15 @@ static const char *s_or(const struct dprof *d, uint64_t i)
 }
 
 /*
- * Checks every output passes: string_table[0] is "", one Function and one
- * Location per distinct name, every location with one line naming an
- * existing function, every sample with a value per sample type and only
- * known locations.  Returns the decoded profile's folded text (NULL on a
- * failed check).
+ * Checks every output passes: string_table[0] is "", one Function per
+ * distinct name, distinct Location ids, every location with one line
+ * naming an existing function, every sample with a value per sample type
+ * and only known locations.  Returns the decoded profile's folded text
+ * (NULL on a failed check).
  */
 static char *check_tables(const struct dprof *d, const char *what)
 {
-    bool names_ok = d->nfn == d->nloc, vals_ok = true;
+    bool names_ok = d->nfn <= d->nloc, vals_ok = true;
     char **names = calloc(d->nfn + 1, sizeof(*names)), *folded;
     size_t i;
 
@@ -53,7 +53,7 @@ static char *check_tables(const struct dprof *d, const char *what)
            "pprof %s: string_table[0] is \"\"", what);
     tap_ok(names && names_ok && pprof_distinct_ids(d->fn_id, d->nfn) &&
            pprof_distinct_ids(d->loc_id, d->nloc),
-           "pprof %s: one function and one location per distinct name "
+           "pprof %s: one function per distinct name, distinct locations "
            "(%zu, %zu)", what, d->nfn, d->nloc);
     folded = pprof_folded(d);
     tap_ok(folded && vals_ok, "pprof %s: every sample has known locations "
@@ -130,6 +130,8 @@ static struct xenprof_data *profile(void)
     static const uint64_t s2[] = { 0x1110, 0x1010 };
     static const uint64_t s3[] = { 0x1310, 0x1210 };
     static const uint64_t s4[] = { 0x9000000 };
+    /* s1 at another offset of its leaf: the same frames, another stack. */
+    static const uint64_t s5[] = { 0x1320, 0x1210, 0x1120, 0x1010 };
     struct xenprof_data *d = xenprof_data_new();
     int rc = !d;
 
@@ -139,6 +141,7 @@ static struct xenprof_data *profile(void)
                         "0x1300 T leaf\n");
     rc = rc ?: xenprof_data_add_domain(d, 1, "web", NULL);
     rc = rc ?: add(d, 5, XENPROF_MODE_XEN, 0, s1, 4);
+    rc = rc ?: add(d, 2, XENPROF_MODE_XEN, 0, s5, 4);
     rc = rc ?: add(d, 2, XENPROF_MODE_XEN, 0, s2, 2);
     rc = rc ?: add(d, 1, XENPROF_MODE_XEN, XENPROF_F_TRUNCATED, s3, 2);
     rc = rc ?: add(d, 1, XENPROF_MODE_XEN, XENPROF_F_BAD_FRAME, s4, 1);
@@ -151,6 +154,7 @@ static struct xenprof_data *profile(void)
     }
     strcpy(d->meta.xen_version, "4.17.5");
     strcpy(d->meta.hostname, "host1");
+    strcpy(d->meta.build_id, "00112233445566778899aabbccddeeff00112233");
     strcpy(d->meta.source_reason, "asked for");
     d->meta.source = XENPROF_SOURCE_TIMER;
     d->meta.frequency = 97;
@@ -227,6 +231,75 @@ static void data_timer(void)
     pprof_dprof_free(&d);
     free(want);
     free(folded);
+    xenprof_stackset_free(s);
+    xenprof_data_free(p);
+}
+
+/* The Location of the function named name at addr, or NULL. */
+static const struct dmap *loc_at(const struct dprof *d, const char *name,
+                                 uint64_t addr, bool *found)
+{
+    const char *fn;
+    size_t i, j;
+
+    *found = false;
+    for ( i = 0; i < d->nloc; i++ )
+    {
+        for ( j = 0, fn = NULL; j < d->nfn; j++ )
+            if ( d->fn_id[j] == d->loc_fn[i] )
+                fn = pprof_str(d, d->fn_name[j]);
+        if ( fn && !strcmp(fn, name) && d->loc_addr[i] == addr )
+        {
+            *found = true;
+            return pprof_map(d, d->loc_map[i]);
+        }
+    }
+    return NULL;
+}
+
+/*
+ * A profile from a data file: a Sample per raw stack, Xen frames at
+ * their addresses in the xen-syms Mapping (the build-id, from the lowest
+ * text symbol to past the highest address), guest frames in theirs, the
+ * markers in none.
+ */
+static void data_mappings(void)
+{
+    struct xenprof_data *p = profile();
+    struct xenprof_stackset *s = NULL;
+    const struct dmap *x, *m;
+    struct dprof d = { 0 };
+    unsigned int blocks;
+    bool in_range = true, f1, f2, f3, f4;
+    size_t i;
+    int rc = p ? xenprof_stackset_from_data(p, NULL, NULL, &s, NULL, 0)
+               : -ENOMEM;
+
+    rc = rc ?: pprof_run(s, p, &d, &blocks, NULL, NULL);
+    x = pprof_map(&d, 1);
+    tap_ok(!rc && d.nmap == 3 && x && x->has_functions &&
+           !strcmp(s_or(&d, x->file), "xen-syms") &&
+           !strcmp(s_or(&d, x->build_id), p->meta.build_id) &&
+           x->start == 0x1000 && x->limit == 0x9000001,
+           "pprof mappings: xen-syms, the build-id, 0x1000 (the lowest text "
+           "symbol) to past 0x9000000 (%d, %zu)", rc, d.nmap);
+    for ( i = 0; x && i < d.nloc; i++ )
+        if ( d.loc_addr[i] )
+            in_range = in_range && d.loc_map[i] == 1 &&
+                       d.loc_addr[i] >= x->start && d.loc_addr[i] < x->limit;
+    tap_ok(x && in_range && d.nsmp == 7,
+           "pprof mappings: a sample per raw stack (%zu of 7), every address "
+           "in the Xen mapping", d.nsmp);
+    f1 = loc_at(&d, "leaf", 0x1310, &f1) == x && f1;
+    f2 = loc_at(&d, "leaf", 0x1320, &f2) == x && f2;
+    m = loc_at(&d, "[guest kernel]", 0, &f3);
+    f3 = f3 && m && m->has_functions &&
+         !strcmp(s_or(&d, m->file), "[guest.kernel]");
+    f4 = !loc_at(&d, "[truncated]", 0, &f4) && f4;
+    tap_ok(f1 && f2 && f3 && f4,
+           "pprof mappings: leaf at 0x1310 and 0x1320 (two locations), the "
+           "guest kernel in [guest.kernel], [truncated] in none");
+    pprof_dprof_free(&d);
     xenprof_stackset_free(s);
     xenprof_data_free(p);
 }
@@ -426,6 +499,7 @@ void test_pprof(void)
 {
     folded_input();
     data_timer();
+    data_mappings();
     data_sources();
     big();
     utf8();

@@ -27,7 +27,12 @@ struct dprof {
     struct dsample *smp;
     size_t nsmp;
     uint64_t *loc_id, *loc_fn;      /* a location and its line's function */
+    uint64_t *loc_map, *loc_addr;   /* its mapping id and address */
     size_t nloc;
+    struct dmap {
+        uint64_t id, start, limit, file, build_id, has_functions;
+    } *map;
+    size_t nmap;
     uint64_t *fn_id, *fn_name;
     size_t nfn;
     uint64_t time, dur, period, pt_type, pt_unit;
@@ -59,9 +64,13 @@ bool pprof_distinct_ids(const uint64_t *ids, size_t n);
 /* strcmp() of two char * for qsort(). */
 int pprof_cmp_str(const void *a, const void *b);
 
+/* The mapping of id, or NULL. */
+const struct dmap *pprof_map(const struct dprof *d, uint64_t id);
+
 /*
- * The samples as folded text (root first, value[0] as the count, lines
- * sorted; malloc()ed); NULL when a location or a function is missing.
+ * The samples as folded text (root first, value[0] as the count, samples
+ * of the same names merged, lines sorted; malloc()ed); NULL when a
+ * location or a function is missing.
  */
 char *pprof_folded(const struct dprof *d);
 

@@ -377,21 +377,22 @@ static void script(void)
     for ( p = r.out; p && (p = strstr(p, "\n\n")); p += 2 )
         blocks++;
     tap_ok(!r.rc && r.out && strstr(r.out, "0.101000") == NULL &&
-           strstr(r.out, "0.100001 cpu 0") && blocks == 10,
+           strstr(r.out, "\nDomain-0 0/0 [000] 0.100001: ") && blocks == 10,
            "script: one block per sample, frames leaf first (%zu)", blocks);
     tap_ok(!r.rc && same_expected(r.out, "script.txt"),
            "script: the whole dump, guest samples, flags and return "
            "addresses included, exact text");
-    tap_ok(r.out && strstr(r.out, "2.500000 cpu 1 d32767 idle vcpu 1 xen "
-                           "idle\n\t0000000000001000 main_loop+0x0\n\n"),
-           "script: an idle sample");
+    tap_ok(r.out && strstr(r.out, "\nidle 32767/1 [001] 2.500000: "
+                           "10309278 cpu-clock:\n"
+                           "\t            1000 main_loop+0x0 ([xen])\n\n"),
+           "script: an idle sample, as perf script prints it");
     run_free(&r);
     run_report(&r, fargs);
     tap_ok(!r.rc && r.out && !strcmp(r.out,
-           "2.500000 cpu 1 d32767 idle vcpu 1 xen idle\n"
-           "\t0000000000001000 main_loop+0x0\n\n"
-           "2.500001 cpu 1 d32767 idle vcpu 1 xen idle\n"
-           "\t0000000000001000 main_loop+0x0\n\n"),
+           "idle 32767/1 [001] 2.500000: 10309278 cpu-clock:\n"
+           "\t            1000 main_loop+0x0 ([xen])\n\n"
+           "idle 32767/1 [001] 2.500001: 10309278 cpu-clock:\n"
+           "\t            1000 main_loop+0x0 ([xen])\n\n"),
            "script: filtered by pCPU and time");
     run_free(&r);
     script_errors();

@@ -349,6 +349,7 @@ static void test_cli(void)
     const char *nonote = elf_file("nonote.elf",
                                   &(struct craft_opts){ .no_note = true });
     char good[TPATH], other[TPATH], none[TPATH], upper[TPATH];
+    char dso[TPATH + 8];
     struct run r;
 
     if ( xsyms_data_file(good, "xs-good.data", CRAFT_BUILD_ID, samples, 4) ||
@@ -378,10 +379,13 @@ static void test_cli(void)
     run_free(&r);
     xsyms_run(&r, (const char *[]){ "-i", good, "--xen-syms", x, "--script",
                                     NULL });
-    tap_ok(!r.rc && xsyms_has(r.out, "ffff82d040200110 helper+0x10\n") &&
-           xsyms_has(r.out, "ffff82d040200511 do_work+0x11\n") &&
-           xsyms_has(r.out, "ffff82d040200150 [unknown]\n") &&
-           !strstr(r.out, "emb_fn"), "xen-syms: --script with its names");
+    snprintf(dso, sizeof(dso), " (%s)\n", x);
+    tap_ok(!r.rc && xsyms_has(r.out, "ffff82d040200110 helper+0x10 (") &&
+           xsyms_has(r.out, "ffff82d040200511 do_work+0x11 (") &&
+           xsyms_has(r.out, dso) &&
+           xsyms_has(r.out, "ffff82d040200150 [unknown] ([unknown])\n") &&
+           !strstr(r.out, "emb_fn"),
+           "xen-syms: --script with its names, the ELF as the dso");
     run_free(&r);
     xsyms_run(&r, (const char *[]){ "-i", good, "--xen-syms", x, "--top",
                                     "3", NULL });
