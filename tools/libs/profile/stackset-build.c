@@ -3,13 +3,14 @@
  * stackset-build.c: a data file's samples, symbolized into a stack set
  * (the frames of the folded format, see xenprofile.h).
  *
- * Samples are counted by raw stack (stackset-count.c), then every distinct raw
- * stack is turned into its frames and added to a stack set
+ * Samples are counted by raw stack (stackset-count.c), then every
+ * distinct raw stack is turned into its frames and added to a stack set
  * (stackset.c).  Different raw stacks can give the same frames (two
  * return addresses in one function): the set merges them.  Frames i > 0
- * are return addresses and are looked up at addr - 1.  A name never
- * contains ';' or a control character: such bytes are written as '_' so
- * that the line format holds.
+ * are return addresses and are looked up at addr - 1, each distinct
+ * address once (symbolize-cache.h).  A name never contains ';' or a
+ * control character: such bytes are written as '_' so that the line
+ * format holds.
  *
  * The names come from the profile's embedded table, or from a symbol
  * source (--xen-syms): its table, and with inline_frames the functions
@@ -27,171 +28,173 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "symbolize-cache.h"
 #include "symbolize-elf.h"
 #include "stackset.h"
 
-/*
- * A growing string, and the address of each of its frames (0 for a
- * frame without one); oom is set (and both left as they are) on failure.
- */
-struct sbuf {
-    char *p;
-    size_t len, cap;
+/* What the frames of the raw stacks are built with, for one set. */
+struct build {
+    struct xenprof_stackset *set;
+    const struct xenprof_data *d;
+    const struct xenprof_symtab *t;
+    const struct xenprof_symsrc *src;
+    struct xenprof_fcache cache;    /* names by Xen address */
+    const char **frames;            /* the stack being built */
     uint64_t *addrs;
-    size_t nr_addrs;
-    bool oom;
+    size_t n;
+    const char **names;             /* one address's names, for the cache */
+    size_t nr_names;
+    char *text;                     /* a name being cleaned */
+    size_t text_cap;
 };
 
-/* Note the address of the next frame. */
-static void sb_addr(struct sbuf *b, uint64_t addr)
+/*
+ * The interned copy of str (then suffix, if not NULL): ';' and control
+ * bytes of str become '_'.  NULL when out of memory.
+ */
+static const char *name_of(struct build *b, const char *str,
+                           const char *suffix)
 {
-    void *p = b->addrs;
-
-    if ( b->oom || xenprof_priv_reserve(&p, b->nr_addrs, 1,
-                                        sizeof(*b->addrs)) )
-    {
-        b->oom = true;
-        return;
-    }
-    b->addrs = p;
-    b->addrs[b->nr_addrs++] = addr;
-}
-
-/* Append str; with clean, ';' and control bytes become '_'. */
-static void sb_put(struct sbuf *b, const char *str, bool clean)
-{
-    size_t n = strlen(str), i;
+    size_t n = strlen(str), m = suffix ? strlen(suffix) : 0, i;
     unsigned char c;
     char *p;
 
-    if ( b->oom )
-        return;
-    if ( b->len + n + 1 > b->cap )
+    for ( i = 0; i < n; i++ )
     {
-        p = realloc(b->p, (b->len + n + 1) * 2);
+        c = str[i];
+        if ( c == ';' || c < 0x20 || c == 0x7f )
+            break;
+    }
+    if ( i == n && !m )
+        return xenprof_priv_ss_intern(b->set, str, n);
+    if ( n + m + 1 > b->text_cap )
+    {
+        p = realloc(b->text, 2 * (n + m + 1));
         if ( !p )
-        {
-            b->oom = true;
-            return;
-        }
-        b->p = p;
-        b->cap = (b->len + n + 1) * 2;
+            return NULL;
+        b->text = p;
+        b->text_cap = 2 * (n + m + 1);
     }
     for ( i = 0; i < n; i++ )
     {
         c = str[i];
-        if ( clean && (c == ';' || c < 0x20 || c == 0x7f) )
-            c = '_';
-        b->p[b->len++] = c;
+        b->text[i] = c == ';' || c < 0x20 || c == 0x7f ? '_' : c;
     }
-    b->p[b->len] = '\0';
+    memcpy(b->text + n, suffix ? suffix : "", m);
+    return xenprof_priv_ss_intern(b->set, b->text, n + m);
 }
 
-/* Append a frame at addr: ';' (none before the first frame), then name. */
-static void sb_frame(struct sbuf *b, const char *name, uint64_t addr)
+/* Append an interned frame at addr; 0 or -ENOMEM. */
+static int push(struct build *b, const char *name, uint64_t addr)
 {
-    if ( b->len )
-        sb_put(b, ";", false);
-    sb_put(b, name, true);
-    sb_addr(b, addr);
+    if ( !name || XENPROF_RESERVE(b->frames, b->n, 1) ||
+         XENPROF_RESERVE(b->addrs, b->n, 1) )
+        return -ENOMEM;
+    b->frames[b->n] = name;
+    b->addrs[b->n++] = addr;
+    return 0;
 }
 
-/* The functions inlined at addr, outermost first, as frames. */
-static void inlined(struct sbuf *b, const struct xenprof_a2l *a,
-                    uint64_t addr, uint64_t at)
-{
-    const struct xenprof_a2l_frame *f;
-    size_t n = xenprof_priv_a2l_get(a, addr, &f);
-
-    /* f[n - 1] is the function that holds them: already a frame. */
-    while ( n-- > 1 )
-    {
-        if ( !f[n - 1].func )
-            continue;
-        sb_frame(b, f[n - 1].func, at);
-        sb_put(b, XENPROF_INLINED_SUFFIX, false);
-    }
-}
-
-/* "d1v0 name", or "d1v0" when the domain has no name in the table. */
-static void vcpu_head(struct sbuf *b, const struct xenprof_stack *st,
-                      const struct xenprof_data *d)
+/* The vCPU frame: "d1v0 name", or "d1v0" when it has no name. */
+static int vcpu_head(struct build *b, const struct xenprof_stack *st)
 {
     unsigned int domid = XENPROF_KEY_DOMID(st->key[0]);
-    const struct xenprof_domain *dom = xenprof_priv_domain(d, domid);
-    const char *name = dom ? dom->name : NULL;
-    char tmp[48];
-    snprintf(tmp, sizeof(tmp), "d%uv%u", domid,
-             XENPROF_KEY_VCPU(st->key[0]));
-    sb_put(b, tmp, false);
-    sb_addr(b, 0);
-    if ( name && name[0] )
-    {
-        sb_put(b, " ", false);
-        sb_put(b, name, true);
-    }
+    const struct xenprof_domain *dom = xenprof_priv_domain(b->d, domid);
+    char tmp[32 + sizeof(dom->name)];
+
+    snprintf(tmp, sizeof(tmp), "d%uv%u%s%.*s", domid,
+             XENPROF_KEY_VCPU(st->key[0]), dom && dom->name[0] ? " " : "",
+             (int)sizeof(dom->name) - 1, dom ? dom->name : "");
+    return push(b, name_of(b, tmp, NULL), 0);
 }
 
 /*
- * The line of a Xen stack (key: head, frames innermost first).  A walk
+ * The names of Xen address look (its function, then the functions
+ * inlined there, outermost first, marked XENPROF_INLINED_SUFFIX), from
+ * the cache or looked up and cached.  0 or -ENOMEM.
+ */
+static int xen_names(struct build *b, uint64_t look,
+                     const char *const **names, size_t *n)
+{
+    const struct xenprof_a2l_frame *f;
+    const char *name;
+    size_t k = 0;
+
+    if ( xenprof_priv_fc_get(&b->cache, look, names, n) )
+        return 0;
+    name = xenprof_symtab_lookup(b->t, look);
+    b->nr_names = 0;
+    if ( name && b->src && b->src->inline_frames )
+        k = xenprof_priv_a2l_get(b->src->a2l, look, &f);
+    if ( XENPROF_RESERVE(b->names, 0, k + 1) )
+        return -ENOMEM;
+    b->names[b->nr_names] = name_of(b, name ? name : "[unknown]", NULL);
+    if ( !b->names[b->nr_names++] )
+        return -ENOMEM;
+    /* f[k - 1] is the function that holds them: already a frame. */
+    while ( k-- > 1 )
+    {
+        if ( !f[k - 1].func )
+            continue;
+        b->names[b->nr_names] = name_of(b, f[k - 1].func,
+                                        XENPROF_INLINED_SUFFIX);
+        if ( !b->names[b->nr_names++] )
+            return -ENOMEM;
+    }
+    if ( xenprof_priv_fc_put(&b->cache, look, b->names, b->nr_names) )
+        return -ENOMEM;
+    return xenprof_priv_fc_get(&b->cache, look, names, n) ? 0 : -ENOMEM;
+}
+
+/*
+ * The frames of a Xen stack (key: head, frames innermost first).  A walk
  * marked both truncated and bad (not expected) gets both markers,
  * "[truncated];[bad frame];...".  A sample off Xen's stacks is kept under
  * its vCPU: "d1v0 name;[pv entry];lstar_enter" for a PV vCPU (the entry
  * and exit paths run on the guest's stack pointer), "...;[no stack];..."
- * otherwise.
+ * otherwise.  0 or -ENOMEM.
  */
-static void xen_line(struct sbuf *b, const struct xenprof_stack *st,
-                     const struct xenprof_data *d,
-                     const struct xenprof_symtab *t,
-                     const struct xenprof_symsrc *src)
+static int xen_frames(struct build *b, const struct xenprof_stack *st)
 {
     unsigned int flags = XENPROF_KEY_FLAGS(st->key[0]);
-    const char *name;
-    size_t i;
-    uint64_t addr;
+    const char *const *names;
+    size_t i, j, n;
+    int rc = 0;
 
     if ( flags & XENPROF_F_NO_STACK )
+        rc = vcpu_head(b, st) ?:
+             push(b, name_of(b, flags & (XENPROF_F_HVM | XENPROF_F_IDLE) ?
+                             "[no stack]" : "[pv entry]", NULL), 0);
+    if ( !rc && (flags & XENPROF_F_TRUNCATED) )
+        rc = push(b, name_of(b, "[truncated]", NULL), 0);
+    if ( !rc && (flags & XENPROF_F_BAD_FRAME) )
+        rc = push(b, name_of(b, "[bad frame]", NULL), 0);
+    for ( i = st->nkey - 1; !rc && i >= 1; i-- )
     {
-        vcpu_head(b, st, d);
-        sb_frame(b, flags & (XENPROF_F_HVM | XENPROF_F_IDLE) ? "[no stack]"
-                                                             : "[pv entry]",
-                 0);
+        rc = xen_names(b, st->key[i] - (i > 1), &names, &n);
+        for ( j = 0; !rc && j < n; j++ )
+            rc = push(b, names[j], st->key[i]);
     }
-    if ( flags & XENPROF_F_TRUNCATED )
-        sb_frame(b, "[truncated]", 0);
-    if ( flags & XENPROF_F_BAD_FRAME )
-        sb_frame(b, "[bad frame]", 0);
-    for ( i = st->nkey - 1; i >= 1; i-- )
-    {
-        addr = st->key[i] - (i > 1);
-        name = xenprof_symtab_lookup(t, addr);
-        sb_frame(b, name ? name : "[unknown]", st->key[i]);
-        if ( name && src && src->inline_frames )
-            inlined(b, src->a2l, addr, st->key[i]);
-    }
+    return rc;
 }
 
 /*
- * The line of a guest sample: "d1v0 name;[guest kernel]", or "d1v0;..."
+ * The frames of a guest sample: "d1v0 name;[guest kernel]", or "d1v0;..."
  * when the domain is not in the table or its name is empty.  An unknown
- * mode N gives "[guest mode N]".
+ * mode N gives "[guest mode N]".  0 or -ENOMEM.
  */
-static void guest_line(struct sbuf *b, const struct xenprof_stack *st,
-                       const struct xenprof_data *d)
+static int guest_frames(struct build *b, const struct xenprof_stack *st)
 {
     unsigned int mode = XENPROF_KEY_MODE(st->key[0]);
     char tmp[48];
 
-    vcpu_head(b, st, d);
     if ( mode == XENPROF_MODE_GUEST_KERNEL )
-        sb_frame(b, "[guest kernel]", 0);
+        snprintf(tmp, sizeof(tmp), "[guest kernel]");
     else if ( mode == XENPROF_MODE_GUEST_USER )
-        sb_frame(b, "[guest user]", 0);
+        snprintf(tmp, sizeof(tmp), "[guest user]");
     else
-    {
         snprintf(tmp, sizeof(tmp), "[guest mode %u]", mode);
-        sb_frame(b, tmp, 0);
-    }
+    return vcpu_head(b, st) ?: push(b, name_of(b, tmp, NULL), 0);
 }
 
 /* Count the samples of d that pass f into st; 0, -EBADMSG or -ENOMEM. */
@@ -215,35 +218,6 @@ static int count_samples(const struct xenprof_data *d,
     return rc;
 }
 
-/* Add the frames of raw stack e to set; 0, -ENOMEM or -EOVERFLOW. */
-static int add_stack(struct xenprof_stackset *set,
-                     const struct xenprof_data *d,
-                     const struct xenprof_stack *e,
-                     const struct xenprof_symtab *t,
-                     const struct xenprof_symsrc *src, struct sbuf *b,
-                     const char ***frames, size_t *cap)
-{
-    size_t n;
-
-    b->len = 0;
-    b->nr_addrs = 0;
-    if ( b->p )
-        b->p[0] = '\0';
-    if ( XENPROF_KEY_MODE(e->key[0]) == XENPROF_MODE_XEN )
-        xen_line(b, e, d, t, src);
-    else
-        guest_line(b, e, d);
-    if ( b->oom || !b->p )
-        return -ENOMEM;
-    n = xenprof_priv_split(b->p, frames, cap);
-    if ( !n )
-        return -ENOMEM;
-    /* A frame per address, unless a name broke the line format. */
-    if ( n != b->nr_addrs )
-        return xenprof_priv_ss_add(set, *frames, n, e->count);
-    return xenprof_priv_ss_add_raw(set, *frames, b->addrs, n, e->count);
-}
-
 /* Symbolize every distinct stack of st into set (names from src). */
 static int fill_set(struct xenprof_stackset *set,
                     const struct xenprof_data *d,
@@ -251,22 +225,33 @@ static int fill_set(struct xenprof_stackset *set,
                     const struct xenprof_symsrc *src)
 {
     struct xenprof_symtab *own = NULL;
-    const struct xenprof_symtab *t = src ? src->t : NULL;
-    struct sbuf b = { 0 };
-    const char **frames = NULL;
-    size_t cap = 0, i;
+    struct build b = { .set = set, .d = d, .src = src };
+    const struct xenprof_stack *e;
+    size_t i;
     int rc = 0;
 
-    if ( !t )
-        t = own = xenprof_symtab_new(d->syms, d->nr_syms);
-    if ( !t )
+    b.t = src ? src->t : NULL;
+    if ( !b.t )
+        b.t = own = xenprof_symtab_new(d->syms, d->nr_syms);
+    if ( !b.t )
         rc = -ENOMEM;
     for ( i = 0; i < st->size && !rc; i++ )
-        if ( st->tab[i].key )
-            rc = add_stack(set, d, &st->tab[i], t, src, &b, &frames, &cap);
-    free(b.p);
+    {
+        e = &st->tab[i];
+        if ( !e->key )
+            continue;
+        b.n = 0;
+        rc = XENPROF_KEY_MODE(e->key[0]) == XENPROF_MODE_XEN ?
+             xen_frames(&b, e) : guest_frames(&b, e);
+        if ( !rc )
+            rc = xenprof_priv_ss_add_interned(set, b.frames, b.addrs, b.n,
+                                              e->count);
+    }
+    xenprof_priv_fc_free(&b.cache);
+    free(b.frames);
     free(b.addrs);
-    free(frames);
+    free(b.names);
+    free(b.text);
     xenprof_symtab_free(own);
     return rc;
 }

@@ -87,18 +87,19 @@ static int take_count(const char *line, size_t *len, uint64_t *v)
 }
 
 /*
- * Parse one line (NUL-terminated, len bytes, modified) with ncounts 1 or
- * 2 counts (counts[0] is the first column).  Returns 1 and sets *stack
- * for a valid line, 0 for a line to skip silently, or -EINVAL and sets
- * *why for a malformed line.
+ * Parse one line line[0..len) (without its newline) with ncounts 1 or 2
+ * counts (counts[0] is the first column).  Returns 1 and sets *stack and
+ * *stack_len for a valid line, 0 for a line to skip silently, or -EINVAL
+ * and sets *why for a malformed line.
  */
-static int parse_line(char *line, size_t len, unsigned int ncounts,
-                      char **stack, uint64_t counts[2], const char **why)
+static int parse_line(const char *line, size_t len, unsigned int ncounts,
+                      const char **stack, size_t *stack_len,
+                      uint64_t counts[2], const char **why)
 {
     size_t n = len;
     unsigned int i;
 
-    if ( strlen(line) != len )
+    if ( memchr(line, '\0', len) )
         return *why = "NUL byte", -EINVAL;
     while ( n && is_space(line[n - 1]) )
         n--;
@@ -112,8 +113,8 @@ static int parse_line(char *line, size_t len, unsigned int ncounts,
                           "no valid count", -EINVAL;
     if ( !n )
         return *why = "empty stack", -EINVAL;
-    line[n] = '\0';
     *stack = line;
+    *stack_len = n;
     return 1;
 }
 
@@ -163,28 +164,25 @@ static bool overflows(struct xenprof_stackset *const sets[2],
  * Add a valid line to the sets: one set (sets[1] NULL) takes counts[0],
  * whatever it is; two sets take their non-zero count.
  */
-static int add_line(struct xenprof_stackset *const sets[2], char *stack,
-                    const uint64_t counts[2], const char ***frames,
-                    size_t *cap)
+static int add_line(struct xenprof_stackset *const sets[2],
+                    const char *stack, size_t len, const uint64_t counts[2])
 {
-    size_t n = xenprof_priv_split(stack, frames, cap);
     unsigned int i;
     int rc = 0;
 
-    if ( !n )
-        return -ENOMEM;
     for ( i = 0; i < 2 && !rc; i++ )
         if ( sets[i] && (!sets[1] || counts[i]) )
-            rc = xenprof_priv_ss_add(sets[i], *frames, n, counts[i]);
+            rc = xenprof_priv_ss_add_text(sets[i], stack, len, counts[i]);
     return rc;
 }
 
+/* The input is read in blocks of this size (or of the longest line). */
+#define READ_BLOCK (1u << 20)
+
 struct reader {
     size_t lineno, good, bad;
-    char *line;
-    size_t linecap;
-    const char **frames;
-    size_t cap;
+    char *buf;                      /* the block being parsed */
+    size_t cap, have;
 };
 
 /* Note a malformed line (the first one in err). */
@@ -196,37 +194,73 @@ static void bad_line(struct reader *r, const char *why, char *err,
                          "(skipped)", r->lineno, why);
 }
 
-/* Read every line of in into sets; 0, -ENOMEM or -EIO. */
+/* Parse the line line[0..len) into sets; 0 or -ENOMEM. */
+static int one_line(struct reader *r, const char *line, size_t len,
+                    unsigned int ncounts,
+                    struct xenprof_stackset *const sets[2], char *err,
+                    size_t errlen)
+{
+    uint64_t counts[2] = { 0, 0 };
+    const char *why = NULL, *stack;
+    size_t stack_len;
+    int rc;
+
+    r->lineno++;
+    rc = parse_line(line, len, ncounts, &stack, &stack_len, counts, &why);
+    if ( rc < 0 || (rc > 0 && overflows(sets, counts)) )
+    {
+        bad_line(r, rc < 0 ? why : "count overflow", err, errlen);
+        return 0;
+    }
+    if ( !rc )
+        return 0;
+    r->good++;
+    return add_line(sets, stack, stack_len, counts);
+}
+
+/*
+ * Read every line of in into sets, a block at a time, each line parsed
+ * where it lies in the block; 0, -ENOMEM or -EIO.
+ */
 static int read_lines(FILE *in, unsigned int ncounts,
                       struct xenprof_stackset *const sets[2],
                       struct reader *r, char *err, size_t errlen)
 {
-    uint64_t counts[2] = { 0, 0 };
-    const char *why = NULL;
-    char *stack;
-    ssize_t len;
+    char *p, *end, *nl, *buf;
+    size_t got;
     int rc = 0;
 
-    for ( errno = 0; !rc && (len = getline(&r->line, &r->linecap, in)) >= 0;
-          errno = 0 )
+    for ( ; ; )
     {
-        r->lineno++;
-        rc = parse_line(r->line, len, ncounts, &stack, counts, &why);
-        if ( rc < 0 || (rc > 0 && overflows(sets, counts)) )
+        if ( r->have == r->cap )
         {
-            bad_line(r, rc < 0 ? why : "count overflow", err, errlen);
-            rc = 0;
-            continue;
+            /* A line longer than the block: a bigger one. */
+            if ( r->cap > SIZE_MAX / 2 ||
+                 !(buf = realloc(r->buf, r->cap ? 2 * r->cap : READ_BLOCK)) )
+                return -ENOMEM;
+            r->buf = buf;
+            r->cap = r->cap ? 2 * r->cap : READ_BLOCK;
         }
-        if ( rc > 0 )
+        got = fread(r->buf + r->have, 1, r->cap - r->have, in);
+        if ( !got )
+            break;
+        p = r->buf;
+        end = r->buf + r->have + got;
+        while ( !rc && (nl = memchr(p, '\n', end - p)) )
         {
-            r->good++;
-            rc = add_line(sets, stack, counts, &r->frames, &r->cap);
+            rc = one_line(r, p, nl - p, ncounts, sets, err, errlen);
+            p = nl + 1;
         }
+        if ( rc )
+            return rc;
+        r->have = end - p;
+        memmove(r->buf, p, r->have);
     }
-    if ( !rc && !feof(in) )
-        rc = errno == ENOMEM && !ferror(in) ? -ENOMEM : -EIO;
-    return rc;
+    if ( ferror(in) )
+        return -EIO;
+    /* The last line, without a newline. */
+    return r->have ? one_line(r, r->buf, r->have, ncounts, sets, err, errlen)
+                   : 0;
 }
 
 /* The reader of both forms; sets[1] NULL for plain folded text. */
@@ -247,8 +281,7 @@ static int read_folded(FILE *in, unsigned int ncounts,
         rc = read_lines(in, ncounts, sets, &r, err, errlen);
     for ( i = 0; i < ncounts && !rc; i++ )
         rc = xenprof_priv_ss_finish(sets[i]);
-    free(r.line);
-    free(r.frames);
+    free(r.buf);
     if ( bad_lines )
         *bad_lines = r.bad;
     if ( rc == -EIO )

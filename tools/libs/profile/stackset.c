@@ -34,6 +34,7 @@ struct chunk {
 
 struct name {
     const char *s;                  /* NULL: free slot */
+    size_t len;
     uint64_t hash;
 };
 
@@ -72,16 +73,27 @@ struct xenprof_stackset {
     bool finished;
 };
 
+/*
+ * A hash of the bytes p[0..n), eight at a time (the folded reader hashes
+ * every frame of its input: this is most of its work).
+ */
 static uint64_t hash_bytes(const char *p, size_t n)
 {
-    uint64_t h = 0xcbf29ce484222325ULL;
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ n, w;
 
-    while ( n-- )
+    for ( ; n >= 8; p += 8, n -= 8 )
     {
-        h ^= (unsigned char)*p++;
-        h *= 0x100000001b3ULL;
+        memcpy(&w, p, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdULL;
+        h ^= h >> 32;
     }
-    return h ^ (h >> 31);
+    if ( n )
+    {
+        w = 0;
+        memcpy(&w, p, n);
+        h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+    }
+    return h ^ (h >> 29);
 }
 
 static uint64_t hash_frames(const char *const *f, size_t n)
@@ -150,12 +162,13 @@ static int grow_names(struct xenprof_stackset *s)
     return 0;
 }
 
-/* The interned copy of name; NULL when out of memory. */
-static const char *intern(struct xenprof_stackset *s, const char *name)
+/* The interned copy of name[0..len); NULL when out of memory. */
+static const char *intern(struct xenprof_stackset *s, const char *name,
+                          size_t len)
 {
-    size_t len = strlen(name), i;
     uint64_t h = hash_bytes(name, len);
     struct name *e;
+    size_t i;
 
     if ( (s->names_used + 1) * 2 > s->names_size && grow_names(s) )
         return NULL;
@@ -164,15 +177,38 @@ static const char *intern(struct xenprof_stackset *s, const char *name)
         e = &s->names[i];
         if ( !e->s )
             break;
-        if ( e->hash == h && !strncmp(e->s, name, len) && !e->s[len] )
+        if ( e->hash == h && e->len == len && !memcmp(e->s, name, len) )
             return e->s;
     }
     e->s = store(s, name, len);
     if ( !e->s )
         return NULL;
+    e->len = len;
     e->hash = h;
     s->names_used++;
     return e->s;
+}
+
+/* Room for n interned frames in the scratch array; 0 or -ENOMEM. */
+static int scratch_room(struct xenprof_stackset *s, size_t n)
+{
+    const char **p;
+    size_t cap = s->scratch_cap ? s->scratch_cap : 64;
+
+    if ( n <= s->scratch_cap )
+        return 0;
+    while ( cap < n )
+    {
+        if ( cap > SIZE_MAX / sizeof(*p) / 2 )
+            return -ENOMEM;
+        cap *= 2;
+    }
+    p = realloc(s->scratch, cap * sizeof(*p));
+    if ( !p )
+        return -ENOMEM;
+    s->scratch = p;
+    s->scratch_cap = cap;
+    return 0;
 }
 
 /* Double the stack hash (or create it); 0 or -ENOMEM. */
@@ -264,41 +300,26 @@ static int reserve_raw(struct xenprof_stackset *s, size_t n)
     return 0;
 }
 
-/* Add the stack, and with addrs a raw stack; see the header. */
-static int add(struct xenprof_stackset *s, const char *const *frames,
-               const uint64_t *addrs, size_t n, uint64_t count)
+/*
+ * Add the stack of the n interned frames f, and with addrs a raw stack;
+ * see the header.
+ */
+static int add_interned(struct xenprof_stackset *s, const char *const *f,
+                        const uint64_t *addrs, size_t n, uint64_t count)
 {
-    size_t i, *slot;
-    const char **p;
+    size_t *slot;
     struct raw *r;
     uint64_t h;
 
-    if ( !n || s->finished )
-        return -EINVAL;
-    if ( count > UINT64_MAX - s->total )
-        return -EOVERFLOW;
     if ( addrs && reserve_raw(s, n) )
         return -ENOMEM;
-    if ( n > s->scratch_cap )
-    {
-        if ( n > SIZE_MAX / sizeof(*p) )
-            return -ENOMEM;
-        p = realloc(s->scratch, n * sizeof(*p));
-        if ( !p )
-            return -ENOMEM;
-        s->scratch = p;
-        s->scratch_cap = n;
-    }
-    for ( i = 0; i < n; i++ )
-        if ( !(s->scratch[i] = intern(s, frames[i])) )
-            return -ENOMEM;
     if ( (s->nr_stacks + 1) * 2 > s->hash_size && grow_stacks(s) )
         return -ENOMEM;
-    h = hash_frames(s->scratch, n);
-    slot = find(s, s->scratch, n, h);
+    h = hash_frames(f, n);
+    slot = find(s, f, n, h);
     if ( *slot )
         s->stacks[*slot - 1].count += count;
-    else if ( append(s, s->scratch, n, count, h, slot) )
+    else if ( append(s, f, n, count, h, slot) )
         return -ENOMEM;
     s->total += count;
     if ( addrs )
@@ -311,6 +332,66 @@ static int add(struct xenprof_stackset *s, const char *const *frames,
         s->nr_addrs += n;
     }
     return 0;
+}
+
+/* Add the stack frames[0..n), and with addrs a raw stack. */
+static int add(struct xenprof_stackset *s, const char *const *frames,
+               const uint64_t *addrs, size_t n, uint64_t count)
+{
+    size_t i;
+
+    if ( !n || s->finished )
+        return -EINVAL;
+    if ( count > UINT64_MAX - s->total )
+        return -EOVERFLOW;
+    if ( scratch_room(s, n) )
+        return -ENOMEM;
+    for ( i = 0; i < n; i++ )
+        if ( !(s->scratch[i] = intern(s, frames[i], strlen(frames[i]))) )
+            return -ENOMEM;
+    return add_interned(s, s->scratch, addrs, n, count);
+}
+
+int xenprof_priv_ss_add_text(struct xenprof_stackset *s, const char *stack,
+                             size_t len, uint64_t count)
+{
+    const char *end = stack + len, *semi;
+    size_t n = 0;
+
+    if ( !len || s->finished )
+        return -EINVAL;
+    if ( count > UINT64_MAX - s->total )
+        return -EOVERFLOW;
+    for ( ; ; stack = semi + 1 )
+    {
+        semi = memchr(stack, ';', end - stack);
+        if ( !semi )
+            semi = end;
+        if ( scratch_room(s, n + 1) ||
+             !(s->scratch[n++] = intern(s, stack, semi - stack)) )
+            return -ENOMEM;
+        if ( semi == end )
+            break;
+    }
+    return add_interned(s, s->scratch, NULL, n, count);
+}
+
+const char *xenprof_priv_ss_intern(struct xenprof_stackset *s,
+                                   const char *name, size_t len)
+{
+    return s->finished ? NULL : intern(s, name, len);
+}
+
+int xenprof_priv_ss_add_interned(struct xenprof_stackset *s,
+                                 const char *const *frames,
+                                 const uint64_t *addrs, size_t n,
+                                 uint64_t count)
+{
+    if ( !n || s->finished )
+        return -EINVAL;
+    if ( count > UINT64_MAX - s->total )
+        return -EOVERFLOW;
+    return add_interned(s, frames, addrs, n, count);
 }
 
 int xenprof_priv_ss_add(struct xenprof_stackset *s, const char *const *frames,

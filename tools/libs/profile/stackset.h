@@ -32,6 +32,34 @@ int xenprof_priv_ss_add(struct xenprof_stackset *s, const char *const *frames,
                         size_t n, uint64_t count) xenprof_hidden;
 
 /*
+ * xenprof_priv_ss_add() of the frames of stack[0..len), a folded line's
+ * stack (frames split on ';', not NUL-terminated, not modified): one
+ * pass, no copy but that of a new name.  The same returns.
+ */
+int xenprof_priv_ss_add_text(struct xenprof_stackset *s, const char *stack,
+                             size_t len, uint64_t count) xenprof_hidden;
+
+/*
+ * The interned copy of name[0..len) in s (being built), to give to
+ * xenprof_priv_ss_add_interned(); NULL when out of memory.  It lives as
+ * long as s.
+ */
+const char *xenprof_priv_ss_intern(struct xenprof_stackset *s,
+                                   const char *name, size_t len)
+    xenprof_hidden;
+
+/*
+ * Add count samples of the stack frames[0..n), names interned in s by
+ * xenprof_priv_ss_intern() (nothing is copied or looked up), with the
+ * address of each frame (addrs, or NULL); the same returns as
+ * xenprof_priv_ss_add_raw().
+ */
+int xenprof_priv_ss_add_interned(struct xenprof_stackset *s,
+                                 const char *const *frames,
+                                 const uint64_t *addrs, size_t n,
+                                 uint64_t count) xenprof_hidden;
+
+/*
  * xenprof_priv_ss_add() of a stack with the address of each frame
  * (addrs[0..n), root first, 0 for a frame without one), kept as it came
  * (a raw stack) beside the stack it merges into, for the writers that

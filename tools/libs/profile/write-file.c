@@ -5,6 +5,11 @@
  * fsync'ed and renamed over it, then the folder synced.  A reader sees
  * the old file or the whole new one, never a part; on any failure the
  * old file is left as it was and the temporary one removed.
+ *
+ * Only a regular file (or a path that does not exist yet) is replaced:
+ * a device, a FIFO or a socket (/dev/null, /dev/stdout, a named pipe) is
+ * opened and written as it is, and a symbolic link stays: its target is
+ * replaced.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "private.h"
@@ -86,11 +92,36 @@ static int fill_tmp(int fd, xenprof_fill_t *fill, void *arg, char *err,
     return rc;
 }
 
+/* Write to path, not a regular file, as it is (no rename, no sync). */
+static int write_through(const char *path, xenprof_fill_t *fill, void *arg,
+                         char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "wb");
+    int rc, e;
+
+    if ( !f )
+    {
+        e = errno;
+        return xenprof_priv_err(err, errlen, -e, "%s: cannot open: %s",
+                                path, strerror(e));
+    }
+    rc = fill(f, arg, err, errlen);
+    if ( !rc && (fflush(f) || ferror(f)) )
+        rc = errno ? -errno : -EIO;
+    if ( fclose(f) && !rc )
+        rc = errno ? -errno : -EIO;
+    if ( rc && (!err || !errlen || !err[0]) )
+        xenprof_priv_err(err, errlen, rc, "%s: cannot write: %s", path,
+                         strerror(-rc));
+    return rc;
+}
+
 int xenprof_write_file(const char *path, unsigned int mode,
                        xenprof_fill_t *fill, void *arg, char *err,
                        size_t errlen)
 {
-    char *tmp = NULL;
+    char *tmp = NULL, *real = NULL;
+    struct stat st;
     int fd, rc, e;
 
     if ( !path || !*path || !fill )
@@ -98,10 +129,17 @@ int xenprof_write_file(const char *path, unsigned int mode,
                                 "xenprof_write_file: no path or writer");
     if ( err && errlen )
         err[0] = '\0';
+    if ( !stat(path, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode) )
+        return write_through(path, fill, arg, err, errlen);
+    /* A symbolic link to a file: replace the file. */
+    if ( !lstat(path, &st) && S_ISLNK(st.st_mode) &&
+         (real = realpath(path, NULL)) )
+        path = real;
     fd = create_tmp(path, mode, &tmp, err, errlen);
     if ( fd < 0 )
     {
         free(tmp);
+        free(real);
         return fd;
     }
     rc = fill_tmp(fd, fill, arg, err, errlen);
@@ -119,6 +157,7 @@ int xenprof_write_file(const char *path, unsigned int mode,
     else
         sync_dir(path);
     free(tmp);
+    free(real);
     return rc;
 }
 

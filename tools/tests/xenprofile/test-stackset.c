@@ -150,9 +150,9 @@ static void parser_table(void)
         if ( rc != c->rc || bad != c->bad || (!rc && !s) || (rc && s) ||
              (c->want && (!out || strcmp(out, c->want))) )
         {
-            tap_diag("case %zu \"%.*s\": rc %d bad %zu out \"%s\"", i,
+            tap_diag("case %zu \"%.*s\": rc %d bad %zu out \"%s\" (%s)", i,
                      (int)strcspn(c->line, "\r\n"), c->line, rc, bad,
-                     out ? out : "");
+                     out ? out : "", err);
             failed++;
         }
         free(out);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
  * test-write.c: xenprof_data_write() failures leave the target untouched
- * and no temporary file behind.
+ * and no temporary file behind; what is not a regular file (a device, a
+ * FIFO, a symbolic link) is written, not replaced.
  */
 #include <errno.h>
 #include <signal.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "test.h"
@@ -165,8 +167,72 @@ static void bad_data(void)
     xenprof_data_free(d);
 }
 
+static int fill_hello(FILE *f, void *arg, char *err, size_t errlen)
+{
+    (void)arg;
+    (void)err;
+    (void)errlen;
+    return fputs("hello\n", f) < 0 ? -EIO : 0;
+}
+
+/*
+ * Special targets: written through, never renamed over (an earlier
+ * writer replaced /dev/null, as root, with a regular file: a FIFO stands
+ * for every file that is not a regular one, safely).
+ */
+static void special_targets(void)
+{
+    char fifo[TPATH], target[TPATH], link[TPATH], got[16] = "", err[256];
+    struct stat st;
+    ssize_t n = -1;
+    pid_t pid;
+    int fd[2], rc;
+
+    tmp_path(fifo, "a.fifo");
+    if ( mkfifo(fifo, 0600) || pipe(fd) || (pid = fork()) < 0 )
+    {
+        tap_skip("cannot make a FIFO", "write: a FIFO is written");
+        return;
+    }
+    if ( !pid )
+    {
+        FILE *f;
+
+        /* Nobody writes to a FIFO replaced by a file: give up then. */
+        alarm(5);
+        f = fopen(fifo, "r");
+        close(fd[0]);
+        n = f ? (ssize_t)fread(got, 1, sizeof(got) - 1, f) : -1;
+        _exit(n > 0 && write(fd[1], got, n) == n ? 0 : 1);
+    }
+    close(fd[1]);
+    rc = xenprof_write_file(fifo, 0600, fill_hello, NULL, err, sizeof(err));
+    n = read(fd[0], got, sizeof(got) - 1);
+    close(fd[0]);
+    waitpid(pid, NULL, 0);
+    tap_ok(!rc && n == 6 && !memcmp(got, "hello\n", 6) && !lstat(fifo, &st) &&
+           S_ISFIFO(st.st_mode),
+           "write: a FIFO is written through, still a FIFO (%d, \"%s\")", rc,
+           err);
+    remove(fifo);
+    file_save(tmp_path(target, "target.txt"), "old", 3);
+    if ( symlink(target, tmp_path(link, "link.txt")) )
+    {
+        tap_skip("cannot make a symbolic link", "write: a symbolic link");
+        return;
+    }
+    rc = xenprof_write_file(link, 0600, fill_hello, NULL, err, sizeof(err));
+    tap_ok(!rc && !lstat(link, &st) && S_ISLNK(st.st_mode) &&
+           holds(target, "hello\n"),
+           "write: a symbolic link stays, its target is replaced (%d, \"%s\")",
+           rc, err);
+    remove(link);
+    remove(target);
+}
+
 void test_write(void)
 {
+    special_targets();
     bad_targets();
     read_only_dir();
     half_way();
