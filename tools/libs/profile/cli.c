@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "stackset.h"
 
 /* A one-line message "prog: ..." on errout; returns status. */
 static int fail(const struct cli *c, int status, const char *fmt, ...)
@@ -204,8 +205,8 @@ static int prepare(struct cli *c, struct input *in, struct xenprof_filter *f)
         f->has_domid = 1;
     }
     c->err[0] = '\0';
-    rc = xenprof_stackset_from_data(in->d, f, c->syms, &in->s, c->err,
-                                     sizeof(c->err));
+    rc = xenprof_priv_stackset_build(in->d, f, c->syms, !!c->val[O_PPROF],
+                                     &in->s, c->err, sizeof(c->err));
     return rc ? fail(c, 1, "%s: %s", in->path, c->err) : 0;
 }
 

@@ -218,11 +218,14 @@ static int count_samples(const struct xenprof_data *d,
     return rc;
 }
 
-/* Symbolize every distinct stack of st into set (names from src). */
+/*
+ * Symbolize every distinct stack of st into set (names from src), kept
+ * with its addresses too when raw.
+ */
 static int fill_set(struct xenprof_stackset *set,
                     const struct xenprof_data *d,
                     const struct xenprof_stacks *st,
-                    const struct xenprof_symsrc *src)
+                    const struct xenprof_symsrc *src, bool raw)
 {
     struct xenprof_symtab *own = NULL;
     struct build b = { .set = set, .d = d, .src = src };
@@ -244,7 +247,8 @@ static int fill_set(struct xenprof_stackset *set,
         rc = XENPROF_KEY_MODE(e->key[0]) == XENPROF_MODE_XEN ?
              xen_frames(&b, e) : guest_frames(&b, e);
         if ( !rc )
-            rc = xenprof_priv_ss_add_interned(set, b.frames, b.addrs, b.n,
+            rc = xenprof_priv_ss_add_interned(set, b.frames,
+                                              raw ? b.addrs : NULL, b.n,
                                               e->count);
     }
     xenprof_priv_fc_free(&b.cache);
@@ -262,6 +266,15 @@ int xenprof_stackset_from_data(const struct xenprof_data *d,
                                struct xenprof_stackset **out,
                                char *err, size_t errlen)
 {
+    return xenprof_priv_stackset_build(d, f, src, true, out, err, errlen);
+}
+
+int xenprof_priv_stackset_build(const struct xenprof_data *d,
+                                const struct xenprof_filter *f,
+                                const struct xenprof_symsrc *src, bool raw,
+                                struct xenprof_stackset **out,
+                                char *err, size_t errlen)
+{
     struct xenprof_stacks st = { 0 };
     struct xenprof_stackset *set;
     int rc;
@@ -274,7 +287,7 @@ int xenprof_stackset_from_data(const struct xenprof_data *d,
     set = xenprof_priv_ss_new();
     rc = set ? count_samples(d, f, &st, err, errlen) : -ENOMEM;
     if ( !rc )
-        rc = fill_set(set, d, &st, src);
+        rc = fill_set(set, d, &st, src, raw);
     if ( !rc )
         rc = xenprof_priv_ss_finish(set);
     xenprof_priv_stacks_free(&st);

@@ -64,7 +64,8 @@ struct xenprof_stackset {
     size_t *hash;                   /* stack index + 1, 0: free slot */
     size_t hash_size;
     const char **scratch;           /* the interned frames of one add */
-    size_t scratch_cap;
+    size_t *scratch_len;            /* their lengths (add_text) */
+    size_t scratch_cap, last_n;     /* last_n: frames of the last add_text */
     struct raw *raw;
     size_t nr_raw;
     uint64_t *addrs;                /* of every raw stack, one run each */
@@ -193,7 +194,7 @@ static const char *intern(struct xenprof_stackset *s, const char *name,
 static int scratch_room(struct xenprof_stackset *s, size_t n)
 {
     const char **p;
-    size_t cap = s->scratch_cap ? s->scratch_cap : 64;
+    size_t *len, cap = s->scratch_cap ? s->scratch_cap : 64;
 
     if ( n <= s->scratch_cap )
         return 0;
@@ -207,6 +208,10 @@ static int scratch_room(struct xenprof_stackset *s, size_t n)
     if ( !p )
         return -ENOMEM;
     s->scratch = p;
+    len = realloc(s->scratch_len, cap * sizeof(*len));
+    if ( !len )
+        return -ENOMEM;
+    s->scratch_len = len;
     s->scratch_cap = cap;
     return 0;
 }
@@ -346,6 +351,7 @@ static int add(struct xenprof_stackset *s, const char *const *frames,
         return -EOVERFLOW;
     if ( scratch_room(s, n) )
         return -ENOMEM;
+    s->last_n = 0;
     for ( i = 0; i < n; i++ )
         if ( !(s->scratch[i] = intern(s, frames[i], strlen(frames[i]))) )
             return -ENOMEM;
@@ -362,17 +368,30 @@ int xenprof_priv_ss_add_text(struct xenprof_stackset *s, const char *stack,
         return -EINVAL;
     if ( count > UINT64_MAX - s->total )
         return -EOVERFLOW;
-    for ( ; ; stack = semi + 1 )
+    for ( ; ; stack = semi + 1, n++ )
     {
         semi = memchr(stack, ';', end - stack);
         if ( !semi )
             semi = end;
-        if ( scratch_room(s, n + 1) ||
-             !(s->scratch[n++] = intern(s, stack, semi - stack)) )
+        if ( scratch_room(s, n + 1) )
             return -ENOMEM;
+        /*
+         * Folded lines come sorted: most frames are those of the line
+         * before at the same depth, found without a hash.
+         */
+        if ( n >= s->last_n || s->scratch_len[n] != (size_t)(semi - stack) ||
+             memcmp(s->scratch[n], stack, semi - stack) )
+        {
+            s->scratch_len[n] = semi - stack;
+            if ( !(s->scratch[n] = intern(s, stack, semi - stack)) )
+                return -ENOMEM;
+        }
         if ( semi == end )
             break;
     }
+    n++;
+    if ( n > s->last_n )
+        s->last_n = n;
     return add_interned(s, s->scratch, NULL, n, count);
 }
 
@@ -452,7 +471,11 @@ int xenprof_priv_ss_finish(struct xenprof_stackset *s)
     }
     for ( i = 0; i < s->nr_stacks; i++ )
         s->stacks[i].f = s->frames + s->stacks[i].off;
-    if ( s->nr_stacks )
+    /* Folded input is usually sorted already. */
+    for ( i = 1; i < s->nr_stacks && cmp_stk(&s->stacks[i - 1],
+                                             &s->stacks[i]) < 0; i++ )
+        ;
+    if ( i < s->nr_stacks )
         qsort(s->stacks, s->nr_stacks, sizeof(*s->stacks), cmp_stk);
     /* The raw stacks follow theirs to its sorted place. */
     if ( where )
@@ -466,10 +489,13 @@ int xenprof_priv_ss_finish(struct xenprof_stackset *s)
     free(s->hash);
     free(s->names);
     free(s->scratch);
+    free(s->scratch_len);
     s->hash = NULL;
     s->names = NULL;
     s->scratch = NULL;
+    s->scratch_len = NULL;
     s->hash_size = s->names_size = s->names_used = s->scratch_cap = 0;
+    s->last_n = 0;
     s->finished = true;
     return 0;
 }
@@ -491,6 +517,7 @@ void xenprof_stackset_free(struct xenprof_stackset *s)
     free(s->stacks);
     free(s->hash);
     free(s->scratch);
+    free(s->scratch_len);
     free(s->raw);
     free(s->addrs);
     free(s);

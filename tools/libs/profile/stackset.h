@@ -40,6 +40,17 @@ int xenprof_priv_ss_add_text(struct xenprof_stackset *s, const char *stack,
                              size_t len, uint64_t count) xenprof_hidden;
 
 /*
+ * xenprof_stackset_from_data(), which keeps the raw stacks (for pprof's
+ * addresses); without raw, a set without them (less memory and time, for
+ * the outputs that need names only).
+ */
+int xenprof_priv_stackset_build(const struct xenprof_data *d,
+                                const struct xenprof_filter *f,
+                                const struct xenprof_symsrc *src, bool raw,
+                                struct xenprof_stackset **out,
+                                char *err, size_t errlen) xenprof_hidden;
+
+/*
  * The interned copy of name[0..len) in s (being built), to give to
  * xenprof_priv_ss_add_interned(); NULL when out of memory.  It lives as
  * long as s.
