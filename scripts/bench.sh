@@ -16,6 +16,8 @@ out=$(cd "$BUILD/bench" && pwd)
 make -s --no-print-directory -C "$top/tools/tests/xenprofile-bench" \
     O="$out" "$out/xenprofile-bench"
 "$out/xenprofile-bench" "$out"
+echo
+BUILD=$BUILD "$top/scripts/bench-sample-cost.sh"
 
 # The flame graph of 100,000 folded stacks, ours against FlameGraph's
 # flamegraph.pl (../shared/tools/FlameGraph, or $FLAMEGRAPH), side by

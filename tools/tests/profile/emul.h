@@ -28,6 +28,7 @@
 #define smp_rmb()           __atomic_thread_fence(__ATOMIC_ACQUIRE)
 #define smp_wmb()           __atomic_thread_fence(__ATOMIC_RELEASE)
 #define ASSERT(x)           assert(x)
+#define always_inline       inline __attribute__((always_inline))
 
 /* From public/profilectl.h. */
 #define XEN_PROFILE_F_TRUNCATED  (1u << 0)

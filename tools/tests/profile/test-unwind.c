@@ -62,6 +62,29 @@ static const struct profile_unwind_roots roots = {
     .nr = 1, .root = { { RET(100) - 1, RET(101) } },
 };
 
+/*
+ * The same root in a table indexed as Xen indexes its text (4 KiB chunks
+ * of a 256 KiB window here), with decoys around it: the index must not
+ * change a walk.  A root outside the window turns the index off.
+ */
+static struct profile_unwind_roots indexed, unindexed;
+static const struct profile_unwind_roots *cur_roots = &roots;
+
+static void make_indexed(void)
+{
+    static const unsigned long decoys[] = { 0x800, 0x2000, 0x30000 };
+    unsigned int i;
+
+    profile_unwind_roots_init(&indexed, RET(0), 256 << 10);
+    for ( i = 0; i < 3; i++ )
+        profile_unwind_add_root(&indexed, RET(0) + decoys[i],
+                                RET(0) + decoys[i] + 64);
+    profile_unwind_add_root(&indexed, RET(100) - 1, RET(101));
+    profile_unwind_roots_init(&unindexed, RET(0), 256 << 10);
+    profile_unwind_add_root(&unindexed, RET(100) - 1, RET(101));
+    profile_unwind_add_root(&unindexed, RET(0) + (1 << 20), RET(0) + (2 << 20));
+}
+
 struct uframe {
     unsigned int at;                /* word of the saved rbp; 0 ends */
     bool regs;                      /* an exception frame (regs.rbp) */
@@ -177,7 +200,7 @@ static unsigned int walk(const struct ucase *c, uint64_t *ips,
 
     (void)VALGRIND_MAKE_MEM_NOACCESS(mem, low - (unsigned long)mem);
     (void)VALGRIND_MAKE_MEM_NOACCESS((void *)end, top - end);
-    n = profile_unwind(link(c->bp), low, end, &roots, ips, c->max, flags);
+    n = profile_unwind(link(c->bp), low, end, cur_roots, ips, c->max, flags);
     (void)VALGRIND_MAKE_MEM_DEFINED(mem, sizeof(mem));
 
     return n;
@@ -191,16 +214,29 @@ void test_unwind(void)
     bool ok;
 
     tap_ok(EF_RIP == 12, "cpu_user_regs: rip is 12 words above rbp");
+    make_indexed();
+    tap_ok(indexed.span && indexed.map && indexed.nr == 4 && !unindexed.span &&
+           unindexed.nr == 2,
+           "roots: indexed in chunks of the text; one outside turns the "
+           "index off");
 
     for ( i = 0; i < ARRAY_SIZE(ucases); i++ )
     {
         c = &ucases[i];
-        flags = 0;
-        n = walk(c, ips, &flags);
-        ok = n == c->nexp && flags == c->flags;
-        for ( j = 0; j < MAXIPS + 4; j++ )
-            ok = ok && ips[j] == (j < n ? RET(c->exp[j]) : CANARY);
-        if ( !tap_ok(ok, "unwind: %s", c->desc) )
+        ok = true;
+        /* The hand-made table, the indexed one, the one without index. */
+        for ( cur_roots = &roots; ok && cur_roots; )
+        {
+            flags = 0;
+            n = walk(c, ips, &flags);
+            ok = n == c->nexp && flags == c->flags;
+            for ( j = 0; j < MAXIPS + 4; j++ )
+                ok = ok && ips[j] == (j < n ? RET(c->exp[j]) : CANARY);
+            cur_roots = cur_roots == &roots ? &indexed :
+                        cur_roots == &indexed ? &unindexed : NULL;
+        }
+        if ( !tap_ok(ok, "unwind: %s (3 root tables)", c->desc) )
             tap_diag("got %u addresses, flags %#x", n, flags);
     }
+    cur_roots = &roots;
 }

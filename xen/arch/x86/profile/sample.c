@@ -14,6 +14,7 @@
  */
 #include <xen/lib.h>
 #include <xen/irq.h>
+#include <xen/kernel.h>
 #include <xen/profile.h>
 #include <xen/profile-source.h>
 #include <xen/rcupdate.h>
@@ -60,11 +61,7 @@ static void add_root(unsigned long fn)
             return;
     if ( !symbols_lookup(fn, &size, &offset, name) || offset || !size )
         return;
-    roots.root[nr].start = fn;
-    roots.root[nr].end = fn + size;
-    /* A sample may read the table: the entry before the count. */
-    smp_wmb();
-    write_atomic(&roots.nr, nr + 1);
+    profile_unwind_add_root(&roots, fn, fn + size);
 }
 
 /*
@@ -89,6 +86,8 @@ static void add_named_roots(void)
     if ( done )
         return;
     done = true;
+    profile_unwind_roots_init(&roots, (unsigned long)_stext,
+                              (unsigned long)_etext - (unsigned long)_stext);
     for ( ; ; )
     {
         next = symnum;

@@ -19,9 +19,12 @@
  * same source is tested in userspace on synthetic and mapped stacks.
  */
 #include <xen/lib.h>
+#include <xen/string.h>
 #include <xen/types.h>
+#include <asm/atomic.h>
 #include <asm/config.h>
 #include <asm/current.h>
+#include <asm/system.h>
 #include <public/profilectl.h>
 #include <public/xen.h>
 
@@ -117,14 +120,61 @@ static unsigned int read_frame(unsigned long *next, unsigned long low,
 }
 
 /* Is the instruction at ip in one of the roots? */
-static bool in_root(unsigned long ip, const struct profile_unwind_roots *r)
+static always_inline bool in_root(unsigned long ip,
+                                  const struct profile_unwind_roots *r)
 {
+    unsigned long off;
     unsigned int i;
 
-    for ( i = 0; r && i < r->nr; i++ )
+    if ( !r )
+        return false;
+    /* Most addresses are in no root's chunk of the text: one test. */
+    off = ip - r->base;
+    if ( r->span && (off >= r->span || !((r->map >> (off >> r->shift)) & 1)) )
+        return false;
+    for ( i = 0; i < r->nr; i++ )
         if ( ip >= r->root[i].start && ip < r->root[i].end )
             return true;
     return false;
+}
+
+void profile_unwind_roots_init(struct profile_unwind_roots *r,
+                               unsigned long base, unsigned long size)
+{
+    unsigned int shift = 0;
+
+    while ( size && ((size - 1) >> shift) >= 64 )
+        shift++;
+    memset(r, 0, sizeof(*r));
+    r->base = base;
+    r->shift = shift;
+    r->span = size;
+}
+
+bool profile_unwind_add_root(struct profile_unwind_roots *r,
+                             unsigned long start, unsigned long end)
+{
+    unsigned int nr = r->nr;
+    uint64_t map = r->map;
+    unsigned long c;
+
+    if ( nr == PROFILE_UNWIND_MAX_ROOTS )
+        return false;
+    r->root[nr].start = start;
+    r->root[nr].end = end;
+    if ( start - r->base >= r->span || end - 1 - r->base >= r->span )
+        write_atomic(&r->span, 0UL);    /* outside the index: compare all */
+    else
+    {
+        for ( c = (start - r->base) >> r->shift;
+              c <= (end - 1 - r->base) >> r->shift; c++ )
+            map |= 1ULL << c;
+        write_atomic(&r->map, map);
+    }
+    /* A sample may read the table: the entry and its bits before the count. */
+    smp_wmb();
+    write_atomic(&r->nr, nr + 1);
+    return true;
 }
 
 unsigned int profile_unwind(unsigned long bp, unsigned long low,
