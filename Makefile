@@ -136,7 +136,9 @@ demo: deps
 # Speed and memory of libxenprofile on a synthetic 1M-sample profile:
 # printed, never asserted.
 bench: deps
+	@$(MAKE) --no-print-directory build
 	@BUILD=$(BUILD) scripts/bench.sh
+	@BASE_BUILD=$(BASE_BUILD) KERNEL_DIR=$(BUILD)/kernel scripts/bench-vhost.sh
 
 # The benchmark of REV (a commit) against the working tree's, in turns:
 # make bench-compare REV=<commit>.  Printed, never asserted.

@@ -10,7 +10,8 @@
 # Environment: SECONDS_TO_RUN (default 10), HZ (default 97), DOMU_KERNEL
 # and DOMU_RAMDISK (default /boot/domu/{vmlinux,initrd.cpio}): when both
 # exist, a PV domU is created at the start of the workload and destroyed
-# at its end.
+# at its end.  With pty-run (tools/tests/pty-run) beside this script,
+# record's status line on a terminal is checked too.
 here=$(cd "$(dirname "$0")" && pwd)
 if [ -f "$here/tap.sh" ]; then . "$here/tap.sh"; else . "$here/../lib/tap.sh"; fi
 out=${1:-./profile-artifacts}
@@ -25,7 +26,7 @@ one_line_error() {
     diag "$(cat err.txt)"
 }
 
-plan 57
+plan 63
 xl profile discard >/dev/null 2>&1    # a leftover of an aborted run
 check "status says idle" sh -c 'xl profile status | grep -q "^state *: idle"'
 check "stop when idle fails, saying so" \
@@ -249,6 +250,62 @@ check "record saved the samples ($rsaved) and the folded stacks" \
     sh -c "[ '${rsaved:-0}' -gt 0 ] && [ -s record.data ] && [ -s record.folded ]"
 check "record left no spool file and no session" \
     sh -c "! ls record.data.spool.* >/dev/null 2>&1 && xl profile status | grep -q '^state *: idle'"
+
+# record as perf record -a: for --duration seconds, with a status line
+# on a terminal only (pty-run, built beside this job, gives it one).
+pty=$here/pty-run
+if [ -x "$pty" ]; then
+    "$pty" record-tty.txt xl profile record -F "$hz" --duration 3 \
+        --data record-tty.data
+    ttyrc=$?
+    lines=$(tr '\r' '\n' < record-tty.txt | grep -c '^xl profile record: [0-9]* s, [0-9]* samples/s, [0-9]* lost, [0-9]* KiB pending, spool [0-9.]* MiB')
+    check "record --duration 3 on a terminal: exit 0, a status line refreshed ($lines times)" \
+        sh -c "[ $ttyrc -eq 0 ] && [ $lines -ge 2 ] && [ -s record-tty.data ]"
+    check "the status line is cleared at the end (CR, erase to end of line)" \
+        sh -c "tr '\r\033' 'RE' < record-tty.txt | grep -q 'E\[KRE\[K[0-9]* samples'"
+else
+    skip "record --duration 3 on a terminal" "no pty-run beside the job"
+    skip "the status line is cleared at the end" "no pty-run beside the job"
+fi
+xl profile record -F "$hz" --duration 2 --data record-dur.data > record-dur.txt 2> record-dur.err
+durrc=$?
+cat record-dur.txt record-dur.err
+check "record --duration 2, stderr not a terminal: exit 0, saved, no status line" \
+    sh -c "[ $durrc -eq 0 ] && grep -q '^[0-9]* samples' record-dur.txt && [ -s record-dur.data ] &&
+           ! grep -q 'samples/s' record-dur.err"
+# Without a command, until SIGINT; a second SIGINT while saving changes
+# nothing: every sample is saved.
+xl profile record -F "$hz" --data record-int.data > record-int.txt 2>&1 &
+recpid=$!
+sleep 3
+kill -INT $recpid
+sleep 0.1 2>/dev/null || sleep 1
+kill -INT $recpid 2>/dev/null
+wait $recpid
+intrc=$?
+cat record-int.txt
+isaved=$(sed -n 's/^\([0-9]*\) samples.*/\1/p' record-int.txt)
+ifile=$(xl profile report -i record-int.data --json 2>/dev/null | sed -n 's/^ *"samples": \([0-9]*\),$/\1/p' | head -n 1)
+check "record until SIGINT, SIGINT again while saving: exit 0, all saved ($isaved, file $ifile)" \
+    sh -c "[ $intrc -eq 0 ] && [ '${isaved:-0}' -gt 0 ] && [ '${isaved:-x}' = '${ifile:-y}' ]"
+xl profile record -F "$hz" --data record-term.data > record-term.txt 2>&1 &
+recpid=$!
+sleep 2
+kill -TERM $recpid
+wait $recpid
+termrc=$?
+check "record until SIGTERM: exit 0, saved, no session left" \
+    sh -c "[ $termrc -eq 0 ] && grep -q '^[0-9]* samples' record-term.txt &&
+           xl profile status | grep -q '^state *: idle'"
+xl profile record --duration 2 -- true > record-both.txt 2>&1
+bothrc=$?
+xl profile record --duration 0 > record-zero.txt 2>&1
+zerorc=$?
+cat record-both.txt record-zero.txt
+check "record: --duration with a command, or of 0 s, is refused with a message" \
+    sh -c "[ $bothrc -ne 0 ] && grep -q 'exclude each other' record-both.txt &&
+           [ $zerorc -ne 0 ] && grep -q 'duration: expected a whole number' record-zero.txt &&
+           xl profile status | grep -q '^state *: idle'"
 
 # record where neither the spool nor the data file can be written: no
 # sample is drained or lost; stop run again saves them all.

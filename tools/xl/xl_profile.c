@@ -5,7 +5,8 @@
  *   xl profile start [-F HZ | -c PERIOD] [-s SRC] [-C CPUS] [-g N] [-b KIB]
  *   xl profile stop [-o FILE.folded] [--data FILE]
  *   xl profile status [--json]
- *   xl profile record [start options] [-o FILE.folded] [--data FILE] -- CMD
+ *   xl profile record [start options] [-o FILE.folded] [--data FILE]
+ *                     [--duration SECONDS | -- CMD]
  *   xl profile report [options]    (as xenprofile(1): xenprof_report_main())
  *   xl profile discard
  *
@@ -42,7 +43,7 @@
 #define DEFAULT_HZ 97
 
 /* Parse a whole number in [min, max] given to option opt; 0 on success. */
-static int parse_num(const char *opt, const char *s, unsigned long long min,
+int parse_num(const char *opt, const char *s, unsigned long long min,
                      unsigned long long max, unsigned long long *out)
 {
     char *end;

@@ -56,6 +56,13 @@ const char *why_text(int reason);
 #define XL_PROFILE_NR_EVENTS 6
 extern const char *const event_names[XL_PROFILE_NR_EVENTS];
 
+/*
+ * A whole number in [min, max] given to option opt (e.g. "-F"): 0, or -1
+ * after a one-line message.
+ */
+int parse_num(const char *opt, const char *s, unsigned long long min,
+              unsigned long long max, unsigned long long *out);
+
 /* Frames per sample when -g is not given. */
 #define DEFAULT_DEPTH 64
 

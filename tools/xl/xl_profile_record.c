@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * xl_profile_record.c: `xl profile record [start options] -- CMD`: start
- * a profile, run CMD while draining the samples into a spool file, then
- * stop and save (xl_profile_save.c).
+ * xl_profile_record.c: `xl profile record [start options] [--duration S]
+ * [-- CMD]`: start a profile, record while CMD runs (or until SIGINT or
+ * SIGTERM, or for S seconds) draining the samples into a spool file, then
+ * stop and save (xl_profile_save.c); on a terminal, a status line.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,7 +32,11 @@ struct spool {
     int fd;
     void *buf;                      /* consumed, not yet written */
     size_t len, done;               /* bytes in buf, bytes written */
+    uint64_t total;                 /* bytes in the spool file */
 };
+
+/* --duration: at most a year. */
+#define MAX_DURATION (366ULL * 24 * 3600)
 
 /* Write what is pending; 0 when nothing is left. */
 static int spool_flush(struct spool *sp)
@@ -45,6 +50,7 @@ static int spool_flush(struct spool *sp)
         if (n <= 0)
             return -1;
         sp->done += n;
+        sp->total += n;
     }
     /* Written: a failed fsync() must not make us write it twice. */
     if (sp->len)
@@ -69,70 +75,180 @@ static int spool_drain(struct spool *sp)
     return spool_flush(sp) ? -1 : rc;
 }
 
-/*
- * Run argv, draining the rings into sp every second; its wait status in
- * *status.  -1 when it could not be run (said in one line).
- */
-static int run_command(char **argv, struct spool *sp, int *status)
-{
-    void (*old)(int) = signal(SIGINT, SIG_IGN);
-    pid_t pid = fork();
-    bool warned = false;
+/* SIGINT or SIGTERM seen (the recording's end, or nothing while saving). */
+static volatile sig_atomic_t stop_signal;
 
-    if (pid < 0) {
-        perror("xl profile record: fork");
-        signal(SIGINT, old);
-        return -1;
+static void on_stop(int sig)
+{
+    stop_signal = sig;
+}
+
+/* Catch SIGINT and SIGTERM (on), or restore what they did (off). */
+static void catch_stop(bool on)
+{
+    static struct sigaction old_int, old_term;
+    struct sigaction sa;
+
+    if (!on) {
+        sigaction(SIGINT, &old_int, NULL);
+        sigaction(SIGTERM, &old_term, NULL);
+        return;
     }
-    if (!pid) {
-        signal(SIGINT, SIG_DFL);
-        execvp(argv[0], argv);
-        fprintf(stderr, "xl profile record: cannot run %s: %s\n", argv[0],
-                strerror(errno));
-        _exit(127);
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_stop;
+    sigemptyset(&sa.sa_mask);
+    /* No SA_RESTART: a signal ends the second's sleep at once. */
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+}
+
+/*
+ * The status line of a recording on a terminal, refreshed about once a
+ * second on stderr: elapsed time, samples per second (over the last
+ * refresh), samples lost, KiB pending in Xen, size of the spool.
+ */
+struct progress {
+    bool tty;
+    uint64_t t0, last_ns, last_taken;
+};
+
+static void progress_show(struct progress *pr, const struct spool *sp)
+{
+    libxl_profile_status st;
+    uint64_t taken = 0, lost = 0, pending = 0, t = now_ns();
+    double rate;
+    int i;
+
+    if (!pr->tty)
+        return;
+    libxl_profile_status_init(&st);
+    if (!libxl_profile_get_status(ctx, &st)) {
+        for (i = 0; i < st.num_cpus; i++) {
+            taken += st.cpus[i].taken;
+            lost += st.cpus[i].lost;
+            pending += st.cpus[i].pending_bytes;
+        }
+        rate = t > pr->last_ns && pr->last_ns ?
+               (double)(taken - pr->last_taken) * 1e9 / (t - pr->last_ns) : 0;
+        fprintf(stderr, "\rxl profile record: %"PRIu64" s, %.0f samples/s, "
+                "%"PRIu64" lost, %"PRIu64" KiB pending, spool %.1f MiB\033[K",
+                (t - pr->t0) / 1000000000, rate, lost, pending / 1024,
+                sp->total / 1048576.0);
+        pr->last_ns = t;
+        pr->last_taken = taken;
     }
-    while (waitpid(pid, status, WNOHANG) != pid) {
+    libxl_profile_status_dispose(&st);
+}
+
+/* Clear the status line (the terminal's line is the shell's again). */
+static void progress_end(const struct progress *pr)
+{
+    if (pr->tty)
+        fprintf(stderr, "\r\033[K");
+}
+
+/*
+ * Record: with a command (argv[0] not NULL) until it exits, forwarding a
+ * SIGTERM to it (a SIGINT from the terminal reaches it by itself); with
+ * none until SIGINT or SIGTERM, or until seconds have passed (not 0).
+ * The rings are drained into sp and the domains noted every second.  The
+ * command's wait status in *status.  -1 when it could not be run.
+ */
+static int record_until(char **argv, unsigned long seconds,
+                        struct spool *sp, int *status)
+{
+    struct progress pr = { .tty = isatty(STDERR_FILENO), .t0 = now_ns() };
+    bool warned = false, forwarded = false;
+    pid_t pid = 0;
+    struct state s;
+
+    *status = 0;
+    if (argv[0]) {
+        pid = fork();
+        if (pid < 0) {
+            perror("xl profile record: fork");
+            return -1;
+        }
+        if (!pid) {
+            catch_stop(false);
+            execvp(argv[0], argv);
+            fprintf(stderr, "xl profile record: cannot run %s: %s\n",
+                    argv[0], strerror(errno));
+            _exit(127);
+        }
+    }
+    for (;;) {
+        if (pid && waitpid(pid, status, WNOHANG) == pid)
+            break;
+        if (!pid && (stop_signal ||
+                     (seconds && now_ns() - pr.t0 >= seconds * 1000000000ULL)))
+            break;
+        if (pid && stop_signal == SIGTERM && !forwarded) {
+            kill(pid, SIGTERM);
+            forwarded = true;
+        }
         sleep(1);
         if (spool_drain(sp) && !warned) {
+            progress_end(&pr);
             fprintf(stderr, "xl profile record: warning: cannot drain the "
                     "samples into the spool now; retrying\n");
             warned = true;
         }
+        state_load(&s);
+        state_note_domains(&s);
+        state_save(&s);
+        state_free(&s);
+        progress_show(&pr, sp);
     }
-    signal(SIGINT, old);
+    progress_end(&pr);
     /* What still cannot be written stays in sp->buf for save_profile(). */
     spool_flush(sp);
     return 0;
 }
 
 /*
- * record: start, run a command, stop and save, as `perf record`.  While
- * the command runs the rings are drained every second into a spool file
- * beside the data file (named in the state file), so that a long command
- * does not fill them; `stop` (here or run again by hand, should anything
- * fail) saves the spool's samples with the rest.  Exit status: the
- * command's, or 1 when the profile could not be taken or saved.
+ * record: start, record (while a command runs, until SIGINT or SIGTERM,
+ * or for --duration seconds), stop and save, as `perf record`.  The rings
+ * are drained every second into a spool file beside the data file (named
+ * in the state file), so that a long recording does not fill them;
+ * `stop` (here or run again by hand, should anything fail) saves the
+ * spool's samples with the rest.  A signal while saving changes nothing:
+ * the samples are saved.  Exit status: the command's, 0 without one, or
+ * 1 when the profile could not be taken or saved.
  */
 int profile_record(int argc, char **argv)
 {
-    static struct option opts[] = { {"data", 1, 0, 'd'}, COMMON_LONG_OPTS };
+    static struct option opts[] = {
+        {"data", 1, 0, 'd'}, {"duration", 1, 0, 'D'}, COMMON_LONG_OPTS };
     libxl_profile_params p = { .max_depth = DEFAULT_DEPTH };
     const char *data_path = "xenprofile.data", *folded = NULL;
+    unsigned long long seconds = 0;
     libxl_bitmap cpumap;
     struct spool sp = { .fd = -1 };
     struct state s;
     int opt, status = 0, ret = EXIT_FAILURE;
 
     libxl_bitmap_init(&cpumap);
-    SWITCH_FOREACH_OPT(opt, "F:c:s:C:g:b:e:o:d:", opts, "profile record", 1) {
+    SWITCH_FOREACH_OPT(opt, "F:c:s:C:g:b:e:o:d:D:", opts, "profile record", 0) {
+    case 'D':
+        if (parse_num("--duration", optarg, 1, MAX_DURATION, &seconds))
+            goto out;
+        break;
     default:
         if (!profile_output_option(opt, optarg, &data_path, &folded) &&
             profile_start_option(opt, optarg, &p, &cpumap))
             goto out;
         break;
     }
-    if (profile_do_start("record", &p, &cpumap))
+    if (seconds && optind < argc) {
+        fprintf(stderr, "xl profile record: --duration and a command "
+                "exclude each other (the command's end ends the "
+                "recording)\n");
         goto out;
+    }
+    catch_stop(true);
+    if (profile_do_start("record", &p, &cpumap))
+        goto out_signals;
 
     state_load(&s);
     snprintf(s.spool, sizeof(s.spool), "%s.spool.%d", data_path,
@@ -146,11 +262,14 @@ int profile_record(int argc, char **argv)
         state_save(&s);
     state_free(&s);
 
-    if (!run_command(argv + optind, &sp, &status) &&
+    if (!record_until(argv + optind, seconds, &sp, &status) &&
         !save_profile("record", data_path, folded,
                       (char *)sp.buf + sp.done, sp.len - sp.done))
-        ret = WIFEXITED(status) ? WEXITSTATUS(status) : EXIT_FAILURE;
+        ret = optind == argc ? EXIT_SUCCESS :
+              WIFEXITED(status) ? WEXITSTATUS(status) : EXIT_FAILURE;
 
+ out_signals:
+    catch_stop(false);
  out:
     if (sp.fd >= 0)
         close(sp.fd);

@@ -7,8 +7,13 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$top/test/lib/tap.sh"
 : "${BUILD:=$top/build}"
 out=$BUILD/vhost/profile
+# pty-run, for record's status line on a terminal (dom0 has no script).
+pty=$BUILD/tests/pty-run/pty-run
+mkdir -p "$(dirname "$pty")"
+cc -O2 -Wall -Wextra -Werror -o "$pty" "$top/tools/tests/pty-run/pty-run.c" \
+    > "$pty.log" 2>&1 || { sed 's/^/# /' "$pty.log"; pty=; }
 WITH_DOMU=1 "$top/test/vhost/vhost.sh" --quiet --timeout 400 "$out" \
-    "$top/test/jobs/profile-timer.sh" "$top/test/lib/tap.sh"
+    "$top/test/jobs/profile-timer.sh" "$top/test/lib/tap.sh" ${pty:+"$pty"}
 rc=$?
 # The job's lines, without the console's time stamps and indentation.
 job=$(sed -n '/VHOST: job start/,/VHOST: job end/p' "$out/console.log" |

@@ -24,6 +24,7 @@
 #include <xen/sched.h>
 #include <xen/time.h>
 #include <xen/timer.h>
+#include <asm/system.h>
 
 #include "private.h"
 
@@ -34,6 +35,9 @@
 #define PROFILE_TIMER_SLOP MICROSECS(100)
 
 static DEFINE_PER_CPU(bool, timer_sampling);
+
+/* Read by the timer interrupt's hook (xen/profile.h) on every pCPU. */
+unsigned int __read_mostly profile_timer_cpus;
 
 bool profile_timer_due(void)
 {
@@ -97,6 +101,7 @@ static int cf_check timer_start(const struct profile_config *cfg,
     init_timer(&pc->timer, timer_fn, pc, cpu);
     pc->next = NOW() + cfg->period;
     per_cpu(timer_sampling, cpu) = true;
+    (void)arch_fetch_and_add(&profile_timer_cpus, 1);
     set_timer(&pc->timer, pc->next);
 
     return 0;
@@ -104,6 +109,8 @@ static int cf_check timer_start(const struct profile_config *cfg,
 
 static void cf_check timer_stop(unsigned int cpu)
 {
+    if ( per_cpu(timer_sampling, cpu) )
+        (void)arch_fetch_and_add(&profile_timer_cpus, -1);
     per_cpu(timer_sampling, cpu) = false;
     kill_timer(&profile_cpus[cpu].timer);
 }

@@ -9,7 +9,9 @@
 #ifndef __XEN_PROFILE_H__
 #define __XEN_PROFILE_H__
 
+#include <xen/compiler.h>
 #include <xen/errno.h>
+#include <xen/lib.h>
 #include <xen/types.h>
 #include <public/sysctl.h>
 
@@ -25,12 +27,25 @@ struct cpu_user_regs;
 
 int profile_sysctl(struct xen_sysctl_profile_op *op);
 
+/* pCPUs the timer source samples now: 0 when no timer session runs. */
+extern unsigned int profile_timer_cpus;
+
 /*
- * Hook in the timer interrupt (x86: the local APIC's): maybe take a timer
- * sample of the interrupted context (get_irq_regs()).  The architecture's
- * profiler code defines it.
+ * Maybe take a timer sample of the interrupted context (get_irq_regs()),
+ * when this pCPU's period is due.  The architecture's profiler code
+ * defines it.
  */
-void profile_timer_interrupt(void);
+void profile_timer_sample(void);
+
+/*
+ * Hook in the timer interrupt (x86: the local APIC's).  When no timer
+ * session runs it costs one load and one branch predicted not taken.
+ */
+static always_inline void profile_timer_interrupt(void)
+{
+    if ( unlikely(ACCESS_ONCE(profile_timer_cpus)) )
+        profile_timer_sample();
+}
 
 /*
  * Hook in do_nmi(), ahead of the NMI callback: claim, count and re-arm an

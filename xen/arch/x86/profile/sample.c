@@ -215,7 +215,7 @@ void x86_profile_sample(const struct cpu_user_regs *regs)
     profile_sample_commit(rec);
 }
 
-void profile_timer_interrupt(void)
+void profile_timer_sample(void)
 {
     /* The interrupted context, as do_IRQ() recorded it. */
     if ( profile_timer_due() )

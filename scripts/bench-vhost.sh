@@ -1,0 +1,51 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# bench-vhost.sh: the hypervisor side of make bench, in the virtual host
+# (TCG: printed, never asserted; the same job runs on real hardware):
+# test/jobs/profile-overhead.sh with 8 pCPUs, the overhead of profiling
+# on a loop of xen_version hypercalls (off, 97 Hz, 1 kHz, 10 kHz,
+# interleaved rounds) and the latency of `xl profile stop` after 60 s at
+# 997 Hz on every pCPU; then the cost of the sample hook when no session
+# runs, from the disassembly of the timer interrupt.
+# BASE_BUILD: the build folder of the base (its xen, dist; the kernel in
+# KERNEL_DIR).  Environment: ROUNDS, COUNT, STOP_SECONDS as the job's.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+: "${BASE_BUILD:?}"
+out=$BASE_BUILD/bench-vhost
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+if [ ! -x "$BASE_BUILD/dist/usr/sbin/xl" ] || [ ! -f "$BASE_BUILD/xen/xen/xen" ]; then
+    echo "virtual host: not measured (no build in $BASE_BUILD: run make build)"
+    exit 0
+fi
+loop=$out/hypercall-loop
+cc -O2 -g -Wall -Wextra -Werror -D__XEN_TOOLS__ \
+    -I"$BASE_BUILD/dist/usr/include" -o "$loop" \
+    "$top/tools/tests/profile-overhead/hypercall-loop.c" \
+    -L"$BASE_BUILD/dist/usr/lib" -Wl,-rpath-link,"$BASE_BUILD/dist/usr/lib" \
+    -lxencall
+cat > "$out/job.sh" <<JOB
+#!/bin/sh
+ROUNDS=${ROUNDS:-5} COUNT=${COUNT:-20000} STOP_SECONDS=${STOP_SECONDS:-60} \\
+    exec sh "\$(dirname "\$0")/profile-overhead.sh" "\$@"
+JOB
+echo "virtual host (QEMU TCG, 8 pCPUs: figures of this machine, not of hardware):"
+rc=0
+BUILD=$BASE_BUILD "$top/test/vhost/vhost.sh" --quiet --smp 8 --mem 3072 \
+    --timeout 1500 "$out/vhost" "$out/job.sh" \
+    "$top/test/jobs/profile-overhead.sh" "$top/test/lib/tap.sh" "$loop" || rc=$?
+sed -n '/VHOST: job start/,/VHOST: job end/p' "$out/vhost/console.log" |
+    sed -e 's/^\[ *[0-9.]*\] //' -e 's/\r$//' | grep -E '^(# |not ok)' |
+    sed 's/^# /  /'
+[ $rc -eq 0 ] || echo "  (the virtual host's job exited $rc: $out/vhost/console.log)"
+
+# The hook when no session runs: the timer interrupt's test of the
+# sampling flag, from the disassembly of xen-syms.
+syms=$BASE_BUILD/xen/xen/xen-syms
+echo
+echo "the timer interrupt when not profiling (objdump of $syms):"
+objdump -d --no-show-raw-insn "$syms" |
+    awk '/<apic_timer_interrupt>:/ { on = 1 } on && /^$/ { exit } on' |
+    grep -B4 -A1 'profile' | sed 's/^/  /' || echo "  (no call of the profiler found in apic_timer_interrupt)"
