@@ -28,7 +28,7 @@ cc -O2 -g -Wall -Wextra -Werror -D__XEN_TOOLS__ \
     -lxencall
 cat > "$out/job.sh" <<JOB
 #!/bin/sh
-ROUNDS=${ROUNDS:-5} COUNT=${COUNT:-20000} STOP_SECONDS=${STOP_SECONDS:-60} \\
+ROUNDS=${ROUNDS:-9} COUNT=${COUNT:-20000} STOP_SECONDS=${STOP_SECONDS:-60} \\
     exec sh "\$(dirname "\$0")/profile-overhead.sh" "\$@"
 JOB
 echo "virtual host (QEMU TCG, 8 pCPUs: figures of this machine, not of hardware):"
@@ -46,6 +46,12 @@ sed -n '/VHOST: job start/,/VHOST: job end/p' "$out/vhost/console.log" |
 syms=$BASE_BUILD/xen/xen/xen-syms
 echo
 echo "the timer interrupt when not profiling (objdump of $syms):"
-objdump -d --no-show-raw-insn "$syms" |
-    awk '/<apic_timer_interrupt>:/ { on = 1 } on && /^$/ { exit } on' |
-    grep -B4 -A1 'profile' | sed 's/^/  /' || echo "  (no call of the profiler found in apic_timer_interrupt)"
+objdump -d --no-show-raw-insn "$syms" > "$out/xen-syms.dis"
+awk '/<apic_timer_interrupt>:/ { on = 1 } on && /^$/ { exit } on' \
+    "$out/xen-syms.dis" > "$out/apic_timer_interrupt.dis"
+if grep -q profile_timer_cpus "$out/apic_timer_interrupt.dis"; then
+    grep -B1 -A2 'profile_timer_cpus' "$out/apic_timer_interrupt.dis" |
+        sed 's/^/  /'
+else
+    echo "  (no test of profile_timer_cpus in apic_timer_interrupt: see $out/apic_timer_interrupt.dis)"
+fi

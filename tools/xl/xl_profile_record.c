@@ -128,7 +128,10 @@ static void progress_show(struct progress *pr, const struct spool *sp)
             lost += st.cpus[i].lost;
             pending += st.cpus[i].pending_bytes;
         }
-        rate = t > pr->last_ns && pr->last_ns ?
+        /* Over the last refresh; the first time, since the start. */
+        if (!pr->last_ns)
+            pr->last_ns = pr->t0;
+        rate = t > pr->last_ns ?
                (double)(taken - pr->last_taken) * 1e9 / (t - pr->last_ns) : 0;
         fprintf(stderr, "\rxl profile record: %"PRIu64" s, %.0f samples/s, "
                 "%"PRIu64" lost, %"PRIu64" KiB pending, spool %.1f MiB\033[K",
