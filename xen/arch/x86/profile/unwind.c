@@ -120,20 +120,41 @@ static unsigned int read_frame(unsigned long *next, unsigned long low,
 }
 
 /* Is the instruction at ip in one of the roots? */
-static always_inline bool in_root(unsigned long ip,
-                                  const struct profile_unwind_roots *r)
+/*
+ * The roots of a walk, their index read once (into locals: the stores of
+ * the walk could alias the table, which would make the compiler read the
+ * index again for every frame).
+ */
+struct roots_view {
+    const struct profile_unwind_roots *r;
+    unsigned long base, span;
+    unsigned int shift;
+    uint64_t map;
+};
+
+static always_inline void view_roots(struct roots_view *v,
+                                     const struct profile_unwind_roots *r)
 {
-    unsigned long off;
+    v->r = r;
+    v->base = r ? r->base : 0;
+    v->span = r ? r->span : 0;
+    v->shift = r ? r->shift : 0;
+    v->map = r ? r->map : 0;
+}
+
+static always_inline bool in_root(unsigned long ip,
+                                  const struct roots_view *v)
+{
+    unsigned long off = ip - v->base;
     unsigned int i;
 
-    if ( !r )
+    if ( !v->r )
         return false;
     /* Most addresses are in no root's chunk of the text: one test. */
-    off = ip - r->base;
-    if ( r->span && (off >= r->span || !((r->map >> (off >> r->shift)) & 1)) )
+    if ( v->span && (off >= v->span || !((v->map >> (off >> v->shift)) & 1)) )
         return false;
-    for ( i = 0; i < r->nr; i++ )
-        if ( ip >= r->root[i].start && ip < r->root[i].end )
+    for ( i = 0; i < v->r->nr; i++ )
+        if ( ip >= v->r->root[i].start && ip < v->r->root[i].end )
             return true;
     return false;
 }
@@ -188,6 +209,9 @@ unsigned int profile_unwind(unsigned long bp, unsigned long low,
     unsigned long next = bp, addr;
     const unsigned long *frame;
     unsigned int n = 0, words;
+    struct roots_view v;
+
+    view_roots(&v, roots);
 
     while ( (words = read_frame(&next, low, end, &addr, &frame)) )
     {
@@ -201,7 +225,7 @@ unsigned int profile_unwind(unsigned long bp, unsigned long low,
          * Above a root is only what the stack held before it was reset.
          * addr is a return address: the call is the byte before it.
          */
-        if ( in_root(addr - 1, roots) )
+        if ( in_root(addr - 1, &v) )
             return n;
         /*
          * Strictly upwards, past the frame just read (all of it, for an
@@ -229,14 +253,16 @@ unsigned int profile_walk(unsigned long ip, unsigned long sp,
                           unsigned int *flags)
 {
     unsigned long end;
+    struct roots_view v;
 
+    view_roots(&v, roots);
     if ( !profile_stack_bounds(sp, base, &end) )
     {
         *flags |= XEN_PROFILE_F_NO_STACK;
         return 0;
     }
     /* Interrupted in a root itself: nothing above it but stale frames. */
-    if ( in_root(ip, roots) )
+    if ( in_root(ip, &v) )
         return 0;
     return profile_unwind(bp, sp, end, roots, ips, max, flags);
 }
