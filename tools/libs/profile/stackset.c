@@ -32,10 +32,11 @@ struct chunk {
     char text[];
 };
 
+/* 16 bytes: four entries to a cache line. */
 struct name {
     const char *s;                  /* NULL: free slot */
-    size_t len;
-    uint64_t hash;
+    uint32_t len;                   /* longer names are not in the hash */
+    uint32_t hash;                  /* the low half of the name's hash */
 };
 
 struct stk {
@@ -167,10 +168,13 @@ static int grow_names(struct xenprof_stackset *s)
 static const char *intern(struct xenprof_stackset *s, const char *name,
                           size_t len)
 {
-    uint64_t h = hash_bytes(name, len);
+    uint32_t h = hash_bytes(name, len);
     struct name *e;
     size_t i;
 
+    /* A name of 4 GiB or more is stored, not interned: never shared. */
+    if ( len > UINT32_MAX )
+        return store(s, name, len);
     if ( (s->names_used + 1) * 2 > s->names_size && grow_names(s) )
         return NULL;
     for ( i = h & (s->names_size - 1); ; i = (i + 1) & (s->names_size - 1) )

@@ -33,6 +33,8 @@
 #define barrier()           __asm__ __volatile__ ( "" ::: "memory" )
 #define smp_mb()            __atomic_thread_fence(__ATOMIC_SEQ_CST)
 #define likely(x)           __builtin_expect(!!(x), 1)
+#define unlikely(x)         __builtin_expect(!!(x), 0)
+#define always_inline       inline __attribute__((always_inline))
 #define ASSERT(x)           assert(x)
 
 /* xen/lib.h: messages are kept (xen-stub.c), not printed into the TAP. */
