@@ -67,8 +67,44 @@ static const struct profile_unwind_roots roots = {
  * of a 256 KiB window here), with decoys around it: the index must not
  * change a walk.  A root outside the window turns the index off.
  */
-static struct profile_unwind_roots indexed, unindexed;
+static struct profile_unwind_roots indexed, unindexed, fine;
 static const struct profile_unwind_roots *cur_roots = &roots;
+
+/*
+ * The chunk index itself: 128-byte chunks over [RET(4), RET(4) + 8192),
+ * the root across chunks 11 and 12, a decoy in chunk 40; the cases' other
+ * addresses fall in clear chunks, and RET(0..3) below the window.
+ */
+static void test_root_index(void)
+{
+    static const unsigned long sizes[] = { 1, 64, 65, 129, 0x2a1234 };
+    struct profile_unwind_roots t;
+    unsigned int i, bad = 0;
+
+    profile_unwind_roots_init(&fine, RET(4), 8192);
+    profile_unwind_add_root(&fine, RET(100) - 1, RET(101));
+    profile_unwind_add_root(&fine, RET(4) + 40 * 128, RET(4) + 40 * 128 + 64);
+    tap_ok(fine.shift == 7 && fine.span == 8192 &&
+           fine.map == ((1ULL << 11) | (1ULL << 12) | (1ULL << 40)),
+           "roots: the root's chunks (11, 12) and the decoy's (40) set, "
+           "no other (map %#llx, shift %u)", (unsigned long long)fine.map,
+           fine.shift);
+    for ( i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++ )
+    {
+        profile_unwind_roots_init(&t, 0x1000, sizes[i]);
+        bad += ((sizes[i] - 1) >> t.shift) >= 64 ||
+               (t.shift && ((sizes[i] - 1) >> (t.shift - 1)) < 64);
+    }
+    tap_ok(!bad, "roots: the smallest chunks that make 64 cover the text "
+           "(%u sizes wrong)", bad);
+    profile_unwind_roots_init(&t, 0x1000, 0x1000);
+    profile_unwind_add_root(&t, 0x1f00, 0x2000);
+    bad = !t.span || t.map != 0xfULL << 60;     /* 64-byte chunks 60-63 */
+    profile_unwind_add_root(&t, 0x1f00, 0x2001);
+    bad += t.span != 0;
+    tap_ok(!bad, "roots: one ending at the window's end is indexed, one a "
+           "byte past it turns the index off");
+}
 
 static void make_indexed(void)
 {
@@ -215,6 +251,7 @@ void test_unwind(void)
 
     tap_ok(EF_RIP == 12, "cpu_user_regs: rip is 12 words above rbp");
     make_indexed();
+    test_root_index();
     tap_ok(indexed.span && indexed.map && indexed.nr == 4 && !unindexed.span &&
            unindexed.nr == 2,
            "roots: indexed in chunks of the text; one outside turns the "
@@ -224,7 +261,10 @@ void test_unwind(void)
     {
         c = &ucases[i];
         ok = true;
-        /* The hand-made table, the indexed one, the one without index. */
+        /*
+         * The hand-made table, the indexed one, the one without index,
+         * the finely indexed one: the same walk.
+         */
         for ( cur_roots = &roots; ok && cur_roots; )
         {
             flags = 0;
@@ -233,9 +273,10 @@ void test_unwind(void)
             for ( j = 0; j < MAXIPS + 4; j++ )
                 ok = ok && ips[j] == (j < n ? RET(c->exp[j]) : CANARY);
             cur_roots = cur_roots == &roots ? &indexed :
-                        cur_roots == &indexed ? &unindexed : NULL;
+                        cur_roots == &indexed ? &unindexed :
+                        cur_roots == &unindexed ? &fine : NULL;
         }
-        if ( !tap_ok(ok, "unwind: %s (3 root tables)", c->desc) )
+        if ( !tap_ok(ok, "unwind: %s (4 root tables)", c->desc) )
             tap_diag("got %u addresses, flags %#x", n, flags);
     }
     cur_roots = &roots;

@@ -100,8 +100,9 @@ static int cf_check timer_start(const struct profile_config *cfg,
 
     init_timer(&pc->timer, timer_fn, pc, cpu);
     pc->next = NOW() + cfg->period;
+    if ( !per_cpu(timer_sampling, cpu) )
+        (void)arch_fetch_and_add(&profile_timer_cpus, 1);
     per_cpu(timer_sampling, cpu) = true;
-    (void)arch_fetch_and_add(&profile_timer_cpus, 1);
     set_timer(&pc->timer, pc->next);
 
     return 0;

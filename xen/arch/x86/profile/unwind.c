@@ -85,8 +85,8 @@ bool profile_stack_bounds(unsigned long sp, unsigned long base,
 }
 
 /* Do words [p, p + n) lie inside [low, end), p aligned? */
-static bool inside(unsigned long p, unsigned int n, unsigned long low,
-                   unsigned long end)
+static always_inline bool inside(unsigned long p, unsigned int n,
+                                 unsigned long low, unsigned long end)
 {
     return !(p & (sizeof(long) - 1)) && p >= low && p < end &&
            n <= (end - p) / sizeof(long);
@@ -98,9 +98,11 @@ static bool inside(unsigned long p, unsigned int n, unsigned long low,
  * points at the rbp of.  Returns its size in words (0: none), its return
  * address in *addr, its start in *frame; *next becomes the saved rbp.
  */
-static unsigned int read_frame(unsigned long *next, unsigned long low,
-                               unsigned long end, unsigned long *addr,
-                               const unsigned long **frame)
+static always_inline unsigned int read_frame(unsigned long *next,
+                                            unsigned long low,
+                                            unsigned long end,
+                                            unsigned long *addr,
+                                            const unsigned long **frame)
 {
     if ( inside(*next, 2, low, end) )
     {
@@ -146,14 +148,23 @@ static always_inline bool in_root(unsigned long ip,
                                   const struct roots_view *v)
 {
     unsigned long off = ip - v->base;
-    unsigned int i;
+    unsigned int i, nr;
 
     if ( !v->r )
         return false;
-    /* Most addresses are in no root's chunk of the text: one test. */
-    if ( v->span && (off >= v->span || !((v->map >> (off >> v->shift)) & 1)) )
+    /*
+     * Most addresses are in no root's chunk of the text: one test.  (The
+     * mask keeps the shift below 64 whatever was read.)
+     */
+    if ( v->span &&
+         (off >= v->span || !((v->map >> ((off >> v->shift) & 63)) & 1)) )
         return false;
-    for ( i = 0; i < v->r->nr; i++ )
+    /* The count, then the entries it covers (written in that order). */
+    nr = read_atomic(&v->r->nr);
+    smp_rmb();
+    if ( nr > PROFILE_UNWIND_MAX_ROOTS )
+        nr = PROFILE_UNWIND_MAX_ROOTS;
+    for ( i = 0; i < nr; i++ )
         if ( ip >= v->r->root[i].start && ip < v->r->root[i].end )
             return true;
     return false;
@@ -198,20 +209,18 @@ bool profile_unwind_add_root(struct profile_unwind_roots *r,
     return true;
 }
 
-unsigned int profile_unwind(unsigned long bp, unsigned long low,
-                            unsigned long end,
-                            const struct profile_unwind_roots *roots,
-                            uint64_t *ips, unsigned int max,
-                            unsigned int *flags)
+/* profile_unwind() with the roots' view of the caller. */
+static always_inline unsigned int unwind(unsigned long bp, unsigned long low,
+                                         unsigned long end,
+                                         const struct roots_view *v,
+                                         uint64_t *ips, unsigned int max,
+                                         unsigned int *flags)
 {
     /* The frame pointer SAVE_ALL leaves for the frame starting at end. */
     unsigned long bottom_rbp = ~(end + offsetof(struct cpu_user_regs, rbp));
     unsigned long next = bp, addr;
     const unsigned long *frame;
     unsigned int n = 0, words;
-    struct roots_view v;
-
-    view_roots(&v, roots);
 
     while ( (words = read_frame(&next, low, end, &addr, &frame)) )
     {
@@ -225,7 +234,7 @@ unsigned int profile_unwind(unsigned long bp, unsigned long low,
          * Above a root is only what the stack held before it was reset.
          * addr is a return address: the call is the byte before it.
          */
-        if ( in_root(addr - 1, &v) )
+        if ( in_root(addr - 1, v) )
             return n;
         /*
          * Strictly upwards, past the frame just read (all of it, for an
@@ -246,6 +255,18 @@ unsigned int profile_unwind(unsigned long bp, unsigned long low,
     return n;
 }
 
+unsigned int profile_unwind(unsigned long bp, unsigned long low,
+                            unsigned long end,
+                            const struct profile_unwind_roots *roots,
+                            uint64_t *ips, unsigned int max,
+                            unsigned int *flags)
+{
+    struct roots_view v;
+
+    view_roots(&v, roots);
+    return unwind(bp, low, end, &v, ips, max, flags);
+}
+
 unsigned int profile_walk(unsigned long ip, unsigned long sp,
                           unsigned long bp, unsigned long base,
                           const struct profile_unwind_roots *roots,
@@ -264,7 +285,7 @@ unsigned int profile_walk(unsigned long ip, unsigned long sp,
     /* Interrupted in a root itself: nothing above it but stale frames. */
     if ( in_root(ip, &v) )
         return 0;
-    return profile_unwind(bp, sp, end, roots, ips, max, flags);
+    return unwind(bp, sp, end, &v, ips, max, flags);
 }
 
 /*
