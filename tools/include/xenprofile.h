@@ -327,20 +327,25 @@ int xenprof_write_flamegraph(const struct xenprof_stackset *s, FILE *out,
 
 /*
  * pprof: a gzipped profile.proto with sample type "samples/count" (and
- * "cpu/nanoseconds" when d is given, from the sampling period), one
- * Location per distinct frame, functions by name.  d may be NULL (folded
- * input).  Returns 0, -EIO, -ENOMEM.
+ * "cpu/nanoseconds" or "events/count" when d is given, from the sampling
+ * period), functions by name.  A set made from a data file gives a sample
+ * per distinct stack of addresses, Xen frames at their addresses in a
+ * "xen-syms" mapping with d's build-id, guest frames in mappings of their
+ * own; a set from folded text, a location per frame name and no mapping.
+ * d may be NULL (folded input).  Returns 0, -EIO, -ENOMEM.
  */
 int xenprof_write_pprof(const struct xenprof_stackset *s,
                         const struct xenprof_data *d, FILE *out,
                         char *err, size_t errlen);
 
 /*
- * A perf-script-like text dump: one block per sample (time, pCPU, domain,
- * vCPU, mode) followed by its frames, leaf first, named from names (NULL:
- * the embedded table).  f NULL keeps every sample.  Returns 0, -EINVAL
- * (no d or out), -ENOMEM, -EBADMSG on corrupt records, -EIO on a write
- * error.
+ * Every sample as `perf script` prints a profile recorded with call graphs
+ * (write-script.c; what stackcollapse-perf.pl, speedscope and the Firefox
+ * Profiler read): a header line (domain as the command, domid/vcpu,
+ * [pCPU], time, period, event), its frames leaf first, named from names
+ * (NULL: the embedded table), an empty line.  f NULL keeps every sample.
+ * Returns 0, -EINVAL (no d or out), -ENOMEM, -EBADMSG on corrupt records,
+ * -EIO on a write error.
  */
 int xenprof_write_script(const struct xenprof_data *d,
                          const struct xenprof_filter *f,
