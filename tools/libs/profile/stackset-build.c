@@ -236,7 +236,8 @@ static int fill_set(struct xenprof_stackset *set,
     b.t = src ? src->t : NULL;
     if ( !b.t )
         b.t = own = xenprof_symtab_new(d->syms, d->nr_syms);
-    if ( !b.t )
+    /* About two distinct addresses per raw stack: one table, no rehash. */
+    if ( !b.t || xenprof_priv_fc_reserve(&b.cache, 2 * st->used) )
         rc = -ENOMEM;
     for ( i = 0; i < st->size && !rc; i++ )
     {

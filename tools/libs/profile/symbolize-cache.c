@@ -63,6 +63,14 @@ int xenprof_priv_fc_get(const struct xenprof_fcache *c, uint64_t addr,
     return 1;
 }
 
+int xenprof_priv_fc_reserve(struct xenprof_fcache *c, size_t n)
+{
+    while ( c->size < 2 * n )
+        if ( grow(c) )
+            return -ENOMEM;
+    return 0;
+}
+
 int xenprof_priv_fc_put(struct xenprof_fcache *c, uint64_t addr,
                         const char *const *names, size_t n)
 {

@@ -39,6 +39,10 @@ int xenprof_priv_fc_get(const struct xenprof_fcache *c, uint64_t addr,
 int xenprof_priv_fc_put(struct xenprof_fcache *c, uint64_t addr,
                         const char *const *names, size_t n) xenprof_hidden;
 
+/* Room for about n addresses without growing; 0 or -ENOMEM. */
+int xenprof_priv_fc_reserve(struct xenprof_fcache *c, size_t n)
+    xenprof_hidden;
+
 void xenprof_priv_fc_free(struct xenprof_fcache *c) xenprof_hidden;
 
 #endif /* XENPROFILE_SYMBOLIZE_CACHE_H */
