@@ -64,7 +64,8 @@ export TOP_BUILD := $(BUILD)
 # One heavy build at a time: each stage runs make -j2 itself.
 .NOTPARALLEL:
 .PHONY: all deps fetch prepare xen tools kernel build check check-unit \
-	demo vhost bench bench-compare fuzz series check-series clean distclean
+	demo vhost bench bench-compare fuzz series check-series debball clean \
+	distclean
 
 all: build
 
@@ -148,6 +149,12 @@ bench-compare: deps
 # Fuzz the data file decoder and the folded parser (libFuzzer, bounded).
 fuzz: deps
 	@BUILD=$(BUILD) scripts/fuzz.sh
+
+# Xen's own package of this build (tools/misc/mkdeb, as xen.git's make
+# debball): $(BASE_BUILD)/debball/xen-upstream-VERSION+profile1.deb.
+debball: deps
+	@$(MAKE) --no-print-directory build
+	@scripts/make-debball.sh $(SRC) $(DIST) $(BASE_BUILD)/debball
 
 # The upstream series for this base (XEN_BASE=staging for xen-devel):
 # git format-patch output with a cover letter in $(BUILD)/series/.

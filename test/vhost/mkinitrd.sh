@@ -23,15 +23,19 @@ for a in $("$bb" --list); do
     [ -e "$stage/bin/$a" ] || ln -s busybox "$stage/bin/$a"
 done
 
-# The toolstack, without headers, static libraries and documentation.
+# The toolstack, without headers, static libraries and documentation (and
+# what a package of it holds besides: the hypervisor, its debug symbols).
 tar -C "$dist" --exclude=./usr/include --exclude='*.a' \
-    --exclude=./usr/share --exclude=./usr/lib/pkgconfig -cf - . |
+    --exclude=./usr/share --exclude=./usr/lib/pkgconfig \
+    --exclude=./boot --exclude=./usr/lib/debug -cf - . |
     tar -C "$stage" -xf -
 
 # Shared libraries from the build machine that those binaries need, plus
 # libgcc_s, which glibc dlopen()s for pthread_cancel (ldd cannot see it).
+# (ldd fails on the scripts among them, e.g. the installed host jobs.)
 libs=$(find "$stage/usr" -type f -perm -u+x -o -type f -name '*.so*' |
-       xargs -r ldd 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// { print $3 }' |
+       { xargs -r ldd 2>/dev/null || true; } |
+       awk '$2 == "=>" && $3 ~ /^\// { print $3 }' |
        grep -v "^$stage" | sort -u)
 # (No early exit in a pipeline: with pipefail the writer's SIGPIPE fails it.)
 gcc_s=$(ldconfig -p | awk '/libgcc_s.so.1 .*x86-64/ && !f { print $NF; f = 1 }')
