@@ -18,7 +18,7 @@
  * holds them, innermost last, marked XENPROF_INLINED_SUFFIX.
  *
  * Each raw stack also goes into the set as it is, with the address of
- * each of its frames (xenprof_priv_ss_add_raw()): a Xen frame's sampled
+ * each of its frames (xenprof_priv_ss_add_interned()): a Xen frame's sampled
  * address (an inlined frame's is that of the frame that holds it), 0 for
  * the vCPU, the markers and the guest frames.
  */

@@ -118,35 +118,6 @@ static int parse_line(const char *line, size_t len, unsigned int ncounts,
     return 1;
 }
 
-size_t xenprof_priv_split(char *stack, const char ***frames, size_t *cap)
-{
-    size_t n = 1, i;
-    char *p;
-    const char **f;
-
-    for ( p = stack; *p; p++ )
-        n += *p == ';';
-    if ( n > *cap )
-    {
-        if ( n > SIZE_MAX / sizeof(*f) / 2 )
-            return 0;
-        f = realloc(*frames, 2 * n * sizeof(*f));
-        if ( !f )
-            return 0;
-        *frames = f;
-        *cap = 2 * n;
-    }
-    f = *frames;
-    f[0] = stack;
-    for ( p = stack, i = 1; *p; p++ )
-        if ( *p == ';' )
-        {
-            *p = '\0';
-            f[i++] = p + 1;
-        }
-    return n;
-}
-
 /* Would adding counts overflow a set?  Sets may be NULL. */
 static bool overflows(struct xenprof_stackset *const sets[2],
                       const uint64_t counts[2])

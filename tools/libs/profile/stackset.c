@@ -32,11 +32,10 @@ struct chunk {
     char text[];
 };
 
-/* 16 bytes: four entries to a cache line. */
 struct name {
     const char *s;                  /* NULL: free slot */
-    uint32_t len;                   /* longer names are not in the hash */
-    uint32_t hash;                  /* the low half of the name's hash */
+    size_t len;
+    uint64_t hash;
 };
 
 struct stk {
@@ -64,9 +63,9 @@ struct xenprof_stackset {
     size_t nr_stacks;
     size_t *hash;                   /* stack index + 1, 0: free slot */
     size_t hash_size;
-    const char **scratch;           /* the interned frames of one add */
-    size_t *scratch_len;            /* their lengths (add_text) */
-    size_t scratch_cap, last_n;     /* last_n: frames of the last add_text */
+    const char **scratch;           /* the interned frames of add_text */
+    size_t *scratch_len;            /* their lengths */
+    size_t scratch_cap, last_n;     /* scratch[0..last_n): earlier lines' */
     struct raw *raw;
     size_t nr_raw;
     uint64_t *addrs;                /* of every raw stack, one run each */
@@ -168,13 +167,10 @@ static int grow_names(struct xenprof_stackset *s)
 static const char *intern(struct xenprof_stackset *s, const char *name,
                           size_t len)
 {
-    uint32_t h = hash_bytes(name, len);
+    uint64_t h = hash_bytes(name, len);
     struct name *e;
     size_t i;
 
-    /* A name of 4 GiB or more is stored, not interned: never shared. */
-    if ( len > UINT32_MAX )
-        return store(s, name, len);
     if ( (s->names_used + 1) * 2 > s->names_size && grow_names(s) )
         return NULL;
     for ( i = h & (s->names_size - 1); ; i = (i + 1) & (s->names_size - 1) )
@@ -343,23 +339,13 @@ static int add_interned(struct xenprof_stackset *s, const char *const *f,
     return 0;
 }
 
-/* Add the stack frames[0..n), and with addrs a raw stack. */
-static int add(struct xenprof_stackset *s, const char *const *frames,
-               const uint64_t *addrs, size_t n, uint64_t count)
+/* May count samples of n frames be added to s?  0, -EINVAL, -EOVERFLOW. */
+static int can_add(const struct xenprof_stackset *s, size_t n,
+                   uint64_t count)
 {
-    size_t i;
-
     if ( !n || s->finished )
         return -EINVAL;
-    if ( count > UINT64_MAX - s->total )
-        return -EOVERFLOW;
-    if ( scratch_room(s, n) )
-        return -ENOMEM;
-    s->last_n = 0;
-    for ( i = 0; i < n; i++ )
-        if ( !(s->scratch[i] = intern(s, frames[i], strlen(frames[i]))) )
-            return -ENOMEM;
-    return add_interned(s, s->scratch, addrs, n, count);
+    return count > UINT64_MAX - s->total ? -EOVERFLOW : 0;
 }
 
 int xenprof_priv_ss_add_text(struct xenprof_stackset *s, const char *stack,
@@ -367,11 +353,10 @@ int xenprof_priv_ss_add_text(struct xenprof_stackset *s, const char *stack,
 {
     const char *end = stack + len, *semi;
     size_t n = 0;
+    int rc = can_add(s, len, count);
 
-    if ( !len || s->finished )
-        return -EINVAL;
-    if ( count > UINT64_MAX - s->total )
-        return -EOVERFLOW;
+    if ( rc )
+        return rc;
     for ( ; ; stack = semi + 1, n++ )
     {
         semi = memchr(stack, ';', end - stack);
@@ -410,24 +395,7 @@ int xenprof_priv_ss_add_interned(struct xenprof_stackset *s,
                                  const uint64_t *addrs, size_t n,
                                  uint64_t count)
 {
-    if ( !n || s->finished )
-        return -EINVAL;
-    if ( count > UINT64_MAX - s->total )
-        return -EOVERFLOW;
-    return add_interned(s, frames, addrs, n, count);
-}
-
-int xenprof_priv_ss_add(struct xenprof_stackset *s, const char *const *frames,
-                        size_t n, uint64_t count)
-{
-    return add(s, frames, NULL, n, count);
-}
-
-int xenprof_priv_ss_add_raw(struct xenprof_stackset *s,
-                            const char *const *frames,
-                            const uint64_t *addrs, size_t n, uint64_t count)
-{
-    return addrs ? add(s, frames, addrs, n, count) : -EINVAL;
+    return can_add(s, n, count) ?: add_interned(s, frames, addrs, n, count);
 }
 
 int xenprof_priv_ss_cmp(const char *const *fa, size_t na,

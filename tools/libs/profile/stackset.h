@@ -5,9 +5,12 @@
  * libxenprofile that build or draw stack sets.  Not installed.
  *
  * A set is built in three steps: xenprof_priv_ss_new(), any number of
- * xenprof_priv_ss_add() (frame names are interned once; identical stacks
+ * adds (xenprof_priv_ss_add_text() of a folded line's stack, or
+ * xenprof_priv_ss_add_interned() of names interned by
+ * xenprof_priv_ss_intern(); frame names are stored once, identical stacks
  * merged through a hash), then xenprof_priv_ss_finish(), which sorts the
- * stacks and frees the hash.  Only a finished set may be read.
+ * stacks and frees the hash.  Only a finished set may be read.  Equal
+ * names of one set are equal pointers.
  */
 #ifndef XENPROFILE_STACKSET_H
 #define XENPROFILE_STACKSET_H
@@ -23,18 +26,11 @@
 struct xenprof_stackset *xenprof_priv_ss_new(void) xenprof_hidden;
 
 /*
- * Add count samples of the stack frames[0..n) (root first, n >= 1; names
- * of any length, copied; a name must not contain ';').  Returns 0, or
- * -ENOMEM, or -EOVERFLOW when a count would pass UINT64_MAX; the set is
- * unchanged on failure.
- */
-int xenprof_priv_ss_add(struct xenprof_stackset *s, const char *const *frames,
-                        size_t n, uint64_t count) xenprof_hidden;
-
-/*
- * xenprof_priv_ss_add() of the frames of stack[0..len), a folded line's
- * stack (frames split on ';', not NUL-terminated, not modified): one
- * pass, no copy but that of a new name.  The same returns.
+ * Add count samples of the stack of a folded line, stack[0..len) (root
+ * first, frames split on ';', not NUL-terminated, not modified): one
+ * pass, no copy but that of a new name.  Returns 0, -EINVAL (len 0 or s
+ * finished), -ENOMEM, or -EOVERFLOW when a count would pass UINT64_MAX;
+ * the set's stacks are unchanged on failure.
  */
 int xenprof_priv_ss_add_text(struct xenprof_stackset *s, const char *stack,
                              size_t len, uint64_t count) xenprof_hidden;
@@ -60,26 +56,17 @@ const char *xenprof_priv_ss_intern(struct xenprof_stackset *s,
     xenprof_hidden;
 
 /*
- * Add count samples of the stack frames[0..n), names interned in s by
- * xenprof_priv_ss_intern() (nothing is copied or looked up), with the
- * address of each frame (addrs, or NULL); the same returns as
- * xenprof_priv_ss_add_raw().
+ * Add count samples of the stack frames[0..n) (root first, n >= 1),
+ * names interned in s by xenprof_priv_ss_intern() (nothing is copied or
+ * looked up).  With addrs (the address of each frame, 0 for a frame
+ * without one), the stack is also kept as it came, a raw stack beside the
+ * stack it merges into, for the writers that give addresses (pprof).  The
+ * same returns as xenprof_priv_ss_add_text().
  */
 int xenprof_priv_ss_add_interned(struct xenprof_stackset *s,
                                  const char *const *frames,
                                  const uint64_t *addrs, size_t n,
                                  uint64_t count) xenprof_hidden;
-
-/*
- * xenprof_priv_ss_add() of a stack with the address of each frame
- * (addrs[0..n), root first, 0 for a frame without one), kept as it came
- * (a raw stack) beside the stack it merges into, for the writers that
- * give addresses (pprof).  The same returns.
- */
-int xenprof_priv_ss_add_raw(struct xenprof_stackset *s,
-                            const char *const *frames,
-                            const uint64_t *addrs, size_t n, uint64_t count)
-    xenprof_hidden;
 
 /*
  * The raw stacks of a finished set (none when it was built without
@@ -110,14 +97,6 @@ int xenprof_priv_put_stack(FILE *out, const char *const *frames, size_t n)
  */
 int xenprof_priv_ss_cmp(const char *const *fa, size_t na,
                         const char *const *fb, size_t nb) xenprof_hidden;
-
-/*
- * Split stack (modified: ';' become NUL) into *frames, an array grown by
- * xenprof_priv_reserve() whose length is *cap; returns the number of
- * frames, or 0 when out of memory.
- */
-size_t xenprof_priv_split(char *stack, const char ***frames, size_t *cap)
-    xenprof_hidden;
 
 /* One stack to draw: its frames, its width and (differential) delta. */
 struct xenprof_fg_item {
