@@ -48,23 +48,24 @@ struct build {
     size_t text_cap;
 };
 
+/* A byte a frame name cannot hold: ';' (the separator) or a control. */
+static bool unsafe(unsigned char c)
+{
+    return c == ';' || c < 0x20 || c == 0x7f;
+}
+
 /*
- * The interned copy of str (then suffix, if not NULL): ';' and control
- * bytes of str become '_'.  NULL when out of memory.
+ * The interned copy of str (then suffix, if not NULL): the unsafe bytes
+ * of str become '_'.  NULL when out of memory.
  */
 static const char *name_of(struct build *b, const char *str,
                            const char *suffix)
 {
     size_t n = strlen(str), m = suffix ? strlen(suffix) : 0, i;
-    unsigned char c;
     char *p;
 
-    for ( i = 0; i < n; i++ )
-    {
-        c = str[i];
-        if ( c == ';' || c < 0x20 || c == 0x7f )
-            break;
-    }
+    for ( i = 0; i < n && !unsafe(str[i]); i++ )
+        ;
     if ( i == n && !m )
         return xenprof_priv_ss_intern(b->set, str, n);
     if ( n + m + 1 > b->text_cap )
@@ -76,10 +77,7 @@ static const char *name_of(struct build *b, const char *str,
         b->text_cap = 2 * (n + m + 1);
     }
     for ( i = 0; i < n; i++ )
-    {
-        c = str[i];
-        b->text[i] = c == ';' || c < 0x20 || c == 0x7f ? '_' : c;
-    }
+        b->text[i] = unsafe(str[i]) ? '_' : str[i];
     memcpy(b->text + n, suffix ? suffix : "", m);
     return xenprof_priv_ss_intern(b->set, b->text, n + m);
 }
@@ -141,9 +139,8 @@ static int xen_names(struct build *b, uint64_t look,
         if ( !b->names[b->nr_names++] )
             return -ENOMEM;
     }
-    if ( xenprof_priv_fc_put(&b->cache, look, b->names, b->nr_names) )
-        return -ENOMEM;
-    return xenprof_priv_fc_get(&b->cache, look, names, n) ? 0 : -ENOMEM;
+    *n = b->nr_names;
+    return xenprof_priv_fc_put(&b->cache, look, b->names, b->nr_names, names);
 }
 
 /*

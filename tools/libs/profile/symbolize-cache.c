@@ -72,7 +72,8 @@ int xenprof_priv_fc_reserve(struct xenprof_fcache *c, size_t n)
 }
 
 int xenprof_priv_fc_put(struct xenprof_fcache *c, uint64_t addr,
-                        const char *const *names, size_t n)
+                        const char *const *names, size_t n,
+                        const char *const **cached)
 {
     struct fc_ent *e;
     void *p = c->names;
@@ -86,6 +87,7 @@ int xenprof_priv_fc_put(struct xenprof_fcache *c, uint64_t addr,
     e->addr = addr;
     e->off = c->nr_names;
     e->n = n;
+    *cached = c->names + c->nr_names;
     c->nr_names += n;
     c->used++;
     return 0;

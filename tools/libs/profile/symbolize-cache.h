@@ -34,10 +34,12 @@ int xenprof_priv_fc_get(const struct xenprof_fcache *c, uint64_t addr,
 
 /*
  * Cache the n >= 1 names of addr (not cached yet; the pointers are kept,
- * not the strings); 0 or -ENOMEM (c unchanged).
+ * not the strings), and give the cached copy in *cached; 0 or -ENOMEM
+ * (c unchanged).
  */
 int xenprof_priv_fc_put(struct xenprof_fcache *c, uint64_t addr,
-                        const char *const *names, size_t n) xenprof_hidden;
+                        const char *const *names, size_t n,
+                        const char *const **cached) xenprof_hidden;
 
 /* Room for about n addresses without growing; 0 or -ENOMEM. */
 int xenprof_priv_fc_reserve(struct xenprof_fcache *c, size_t n)
