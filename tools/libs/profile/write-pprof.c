@@ -83,12 +83,21 @@ enum {
 /* The mappings of a profile from a data file: their ids. */
 enum { MAP_NONE, MAP_XEN, MAP_GUEST_KERNEL, MAP_GUEST_USER, NR_MAPS };
 
-/* A Location: frame name (its function id) at an address. */
-struct loc_ent {
-    const char *name;               /* owned by the stack set */
+/*
+ * Ids 1, 2, ... of keys (a frame name of the set, an address): names are
+ * interned in the set, so a name is known by its pointer.  Functions are
+ * keyed by name (address 0), Locations by name and address.
+ */
+struct id_ent {
+    const char *name;
     uint64_t addr;
     uint64_t hash;
     size_t id;                      /* 0: free slot */
+};
+
+struct ids {
+    struct id_ent *tab;             /* open addressing, pow2 size */
+    size_t size, nr;
 };
 
 struct loc {
@@ -99,23 +108,12 @@ struct loc {
 
 #define COMMENT_MAX 512
 
-/* A distinct frame name: id - 1 indexes names[]. */
-struct name_ent {
-    const char *name;               /* owned by the stack set */
-    uint64_t hash;
-    size_t id;                      /* 0: free slot */
-};
-
 struct pprof {
     const struct xenprof_stackset *s;
-    struct name_ent *tab;           /* open addressing, pow2 size */
-    size_t size;
-    const char **names;             /* by id - 1 */
-    size_t nr_names;
-    struct loc_ent *ltab;           /* open addressing, pow2 size */
-    size_t lsize;
-    struct loc *locs;               /* by id - 1 */
-    size_t nr_locs;
+    struct ids fns;                 /* functions, by name */
+    const char **names;             /* by function id - 1 */
+    struct ids lids;                /* locations, by name and address */
+    struct loc *locs;               /* by location id - 1 */
     uint64_t xen_start, xen_limit;  /* of MAP_XEN */
     bool has_maps;
     uint64_t *ids;                  /* location ids of one sample */
@@ -129,71 +127,7 @@ struct pprof {
     struct xenprof_gz *z;
 };
 
-static uint64_t hash_name(const char *p)
-{
-    uint64_t h = 0xcbf29ce484222325ULL;
-
-    while ( *p )
-    {
-        h ^= (unsigned char)*p++;
-        h *= 0x100000001b3ULL;
-    }
-    return h;
-}
-
-/* Double the name table (or create it); false when out of memory. */
-static bool grow_names(struct pprof *pp)
-{
-    size_t size = pp->size ? pp->size * 2 : 256, i, j;
-    struct name_ent *tab;
-
-    if ( size > SIZE_MAX / sizeof(*tab) )
-        return false;
-    tab = calloc(size, sizeof(*tab));
-    if ( !tab )
-        return false;
-    for ( i = 0; i < pp->size; i++ )
-    {
-        if ( !pp->tab[i].id )
-            continue;
-        j = pp->tab[i].hash & (size - 1);
-        while ( tab[j].id )
-            j = (j + 1) & (size - 1);
-        tab[j] = pp->tab[i];
-    }
-    free(pp->tab);
-    pp->tab = tab;
-    pp->size = size;
-    return true;
-}
-
-/* The id of name (given one when new); 0 when out of memory. */
-static size_t name_id(struct pprof *pp, const char *name)
-{
-    uint64_t h = hash_name(name);
-    struct name_ent *e;
-    size_t i;
-
-    if ( (pp->nr_names + 1) * 2 > pp->size && !grow_names(pp) )
-        return 0;
-    i = h & (pp->size - 1);
-    while ( pp->tab[i].id &&
-            (pp->tab[i].hash != h || strcmp(pp->tab[i].name, name)) )
-        i = (i + 1) & (pp->size - 1);
-    e = &pp->tab[i];
-    if ( e->id )
-        return e->id;
-    if ( xenprof_priv_reserve((void **)&pp->names, pp->nr_names, 1,
-                              sizeof(*pp->names)) )
-        return 0;
-    pp->names[pp->nr_names++] = name;
-    e->name = name;
-    e->hash = h;
-    e->id = pp->nr_names;
-    return e->id;
-}
-
-static uint64_t hash_loc(const char *name, uint64_t addr)
+static uint64_t hash_key(const char *name, uint64_t addr)
 {
     uint64_t h = (uint64_t)(uintptr_t)name * 0x9e3779b97f4a7c15ULL;
 
@@ -202,30 +136,74 @@ static uint64_t hash_loc(const char *name, uint64_t addr)
     return h ^ (h >> 32);
 }
 
-/* Double the location table (or create it); false when out of memory. */
-static bool grow_locs(struct pprof *pp)
+/* Double the table (or create it); false when out of memory. */
+static bool ids_grow(struct ids *t)
 {
-    size_t size = pp->lsize ? pp->lsize * 2 : 256, i, j;
-    struct loc_ent *tab;
+    size_t size = t->size ? t->size * 2 : 256, i, j;
+    struct id_ent *tab;
 
     if ( size > SIZE_MAX / sizeof(*tab) )
         return false;
     tab = calloc(size, sizeof(*tab));
     if ( !tab )
         return false;
-    for ( i = 0; i < pp->lsize; i++ )
+    for ( i = 0; i < t->size; i++ )
     {
-        if ( !pp->ltab[i].id )
+        if ( !t->tab[i].id )
             continue;
-        j = pp->ltab[i].hash & (size - 1);
+        j = t->tab[i].hash & (size - 1);
         while ( tab[j].id )
             j = (j + 1) & (size - 1);
-        tab[j] = pp->ltab[i];
+        tab[j] = t->tab[i];
     }
-    free(pp->ltab);
-    pp->ltab = tab;
-    pp->lsize = size;
+    free(t->tab);
+    t->tab = tab;
+    t->size = size;
     return true;
+}
+
+/*
+ * The id of (name, addr), given one (t->nr + 1) when new, which *added
+ * says; 0 when out of memory.
+ */
+static size_t ids_get(struct ids *t, const char *name, uint64_t addr,
+                      bool *added)
+{
+    uint64_t h = hash_key(name, addr);
+    struct id_ent *e;
+    size_t i;
+
+    *added = false;
+    if ( (t->nr + 1) * 2 > t->size && !ids_grow(t) )
+        return 0;
+    i = h & (t->size - 1);
+    while ( t->tab[i].id &&
+            (t->tab[i].name != name || t->tab[i].addr != addr) )
+        i = (i + 1) & (t->size - 1);
+    e = &t->tab[i];
+    if ( !e->id )
+    {
+        e->name = name;
+        e->addr = addr;
+        e->hash = h;
+        e->id = ++t->nr;
+        *added = true;
+    }
+    return e->id;
+}
+
+/* The id of the Function of name; 0 when out of memory. */
+static size_t name_id(struct pprof *pp, const char *name)
+{
+    bool added;
+    size_t id = ids_get(&pp->fns, name, 0, &added);
+
+    if ( added && xenprof_priv_reserve((void **)&pp->names, id - 1, 1,
+                                       sizeof(*pp->names)) )
+        return 0;
+    if ( added )
+        pp->names[id - 1] = name;
+    return id;
 }
 
 /* The mapping of frame name at addr. */
@@ -243,32 +221,20 @@ static unsigned int map_of(const struct pprof *pp, const char *name,
     return MAP_NONE;
 }
 
-/*
- * The id of the Location of name (an interned name of the set: equal
- * names are equal pointers) at addr, given one when new; 0 when out of
- * memory.
- */
+/* The id of the Location of name at addr; 0 when out of memory. */
 static size_t loc_id(struct pprof *pp, const char *name, uint64_t addr)
 {
-    uint64_t h = hash_loc(name, addr);
-    struct loc_ent *e;
+    bool added;
+    size_t id = ids_get(&pp->lids, name, addr, &added), fn;
     struct loc *l;
-    size_t i, fn;
 
-    if ( (pp->nr_locs + 1) * 2 > pp->lsize && !grow_locs(pp) )
-        return 0;
-    i = h & (pp->lsize - 1);
-    while ( pp->ltab[i].id &&
-            (pp->ltab[i].name != name || pp->ltab[i].addr != addr) )
-        i = (i + 1) & (pp->lsize - 1);
-    e = &pp->ltab[i];
-    if ( e->id )
-        return e->id;
-    fn = name_id(pp, name);
-    if ( !fn || xenprof_priv_reserve((void **)&pp->locs, pp->nr_locs, 1,
+    if ( !added )
+        return id;
+    fn = id ? name_id(pp, name) : 0;
+    if ( !fn || xenprof_priv_reserve((void **)&pp->locs, id - 1, 1,
                                      sizeof(*pp->locs)) )
         return 0;
-    l = &pp->locs[pp->nr_locs++];
+    l = &pp->locs[id - 1];
     l->fn = fn;
     l->addr = addr;
     l->map = map_of(pp, name, addr);
@@ -276,11 +242,7 @@ static size_t loc_id(struct pprof *pp, const char *name, uint64_t addr)
         pp->xen_start = addr;
     if ( l->map == MAP_XEN && addr >= pp->xen_limit )
         pp->xen_limit = addr + 1;
-    e->name = name;
-    e->addr = addr;
-    e->hash = h;
-    e->id = pp->nr_locs;
-    return e->id;
+    return id;
 }
 
 /* count * period, as a non-negative int64. */
@@ -487,13 +449,13 @@ static void put_tail(struct pprof *pp, const struct xenprof_data *d)
 
     for ( i = 1; pp->has_maps && i < NR_MAPS && !pp->oom; i++ )
         put_mapping(pp, i);
-    for ( i = 1; i <= pp->nr_locs && !pp->oom; i++ )
+    for ( i = 1; i <= pp->lids.nr && !pp->oom; i++ )
         put_location(pp, i);
-    for ( i = 1; i <= pp->nr_names && !pp->oom; i++ )
+    for ( i = 1; i <= pp->fns.nr && !pp->oom; i++ )
         put_function(pp, i);
     for ( i = 0; i < NR_FIXED && !pp->oom; i++ )
         put_string(pp, pp->fixed[i]);
-    for ( i = 0; i < pp->nr_names && !pp->oom; i++ )
+    for ( i = 0; i < pp->fns.nr && !pp->oom; i++ )
         put_string(pp, pp->names[i]);
     if ( !m || pp->oom )
         return;
@@ -542,9 +504,9 @@ static void put_profile(struct pprof *pp, const struct xenprof_data *d)
 
 static void pprof_free(struct pprof *pp)
 {
-    free(pp->tab);
+    free(pp->fns.tab);
     free(pp->names);
-    free(pp->ltab);
+    free(pp->lids.tab);
     free(pp->locs);
     free(pp->ids);
     xenprof_priv_pb_free(&pp->msg);
