@@ -13,6 +13,13 @@
 
 #include "private.h"
 
+uint64_t xenprof_priv_period(const struct xenprof_meta *m)
+{
+    if ( !m->period && m->source != XENPROF_SOURCE_PMU && m->frequency )
+        return 1000000000u / m->frequency;
+    return m->period;
+}
+
 struct xenprof_data *xenprof_data_new(void)
 {
     return calloc(1, sizeof(struct xenprof_data));

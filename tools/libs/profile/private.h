@@ -10,6 +10,7 @@
 #define XENPROFILE_PRIVATE_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -104,6 +105,20 @@ int xenprof_priv_reserve(void **p, size_t n, size_t add, size_t size)
 
 /* That implicit capacity, for n elements.  Never fails. */
 size_t xenprof_priv_capacity(size_t n) xenprof_hidden;
+
+/*
+ * Print text s without its control characters (each as '?'), and with
+ * no_semicolon without ';' either (as '_', as in folded stacks).
+ */
+void xenprof_priv_put_text(FILE *out, const char *s, bool no_semicolon)
+    xenprof_hidden;
+
+/*
+ * The period of a profile's samples: ns of CPU time for the timer source
+ * (1 s / the frequency when it was started by frequency), events for the
+ * PMU; 0 when unknown.
+ */
+uint64_t xenprof_priv_period(const struct xenprof_meta *m) xenprof_hidden;
 
 /*
  * xenprof_decode_next(), with `base` added to the offsets named in error

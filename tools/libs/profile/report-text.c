@@ -13,9 +13,9 @@
 /* Text without control characters (as '?'). */
 static void put_text(FILE *out, const char *s)
 {
-    for ( ; *s; s++ )
-        fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, out);
+    xenprof_priv_put_text(out, s, false);
 }
+
 static void text_header(const struct rep *r)
 {
     const struct xenprof_meta *m = &r->d->meta;

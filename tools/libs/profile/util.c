@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
  * util.c: small helpers shared by the rest of libxenprofile: error
- * messages, array growth and the CRC-32 of the data file.
+ * messages, array growth, text without control characters and the
+ * CRC-32 of the data file.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -74,6 +75,18 @@ int xenprof_priv_reserve(void **p, size_t n, size_t add, size_t size)
         return -ENOMEM;
     *p = q;
     return 0;
+}
+
+void xenprof_priv_put_text(FILE *out, const char *s, bool no_semicolon)
+{
+    unsigned char c;
+
+    for ( ; *s; s++ )
+    {
+        c = *s;
+        fputc(c < 0x20 || c == 0x7f ? '?' : c == ';' && no_semicolon ? '_' : c,
+              out);
+    }
 }
 
 /* Tables of the slicing-by-8 CRC-32, built once (see crc32_tables()). */

@@ -423,9 +423,7 @@ static void set_meta(struct pprof *pp, const struct xenprof_data *d,
     const struct xenprof_meta *m = &d->meta;
     bool pmu = m->source == XENPROF_SOURCE_PMU;
 
-    pp->period = m->period;
-    if ( !pp->period && !pmu && m->frequency )
-        pp->period = 1000000000u / m->frequency;
+    pp->period = xenprof_priv_period(m);
     pp->has_value = pp->period != 0;
     pp->fixed[STR_VALUE_TYPE] = pmu ? "events" : "cpu";
     pp->fixed[STR_VALUE_UNIT] = pmu ? "count" : "nanoseconds";

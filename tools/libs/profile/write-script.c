@@ -73,13 +73,9 @@ static void set_event(struct dump *p)
     const struct xenprof_meta *m = &p->d->meta;
     size_t n = sizeof(pmu_events) / sizeof(pmu_events[0]);
 
-    p->period = m->period;
+    p->period = xenprof_priv_period(m);
     if ( m->source != XENPROF_SOURCE_PMU )
-    {
         p->event = "cpu-clock";
-        if ( !p->period && m->frequency )
-            p->period = 1000000000u / m->frequency;
-    }
     else
         p->event = m->event < n ? pmu_events[m->event] : "raw";
 }
@@ -87,19 +83,7 @@ static void set_event(struct dump *p)
 /* Text without control characters (as '?'). */
 static void put_text(FILE *out, const char *s)
 {
-    for ( ; *s; s++ )
-        fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, out);
-}
-
-/*
- * A domain's name as the comm: also without ';', which would split the
- * root of stackcollapse-perf.pl's stacks (as '_', as in folded stacks).
- */
-static void put_comm(FILE *out, const char *s)
-{
-    for ( ; *s; s++ )
-        fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' :
-              *s == ';' ? '_' : *s, out);
+    xenprof_priv_put_text(out, s, false);
 }
 
 /* "secs.usecs" of s since the start (TSC ticks / 1e9 without a TSC rate). */
@@ -137,7 +121,8 @@ static void sample_head(const struct dump *p, const struct xenprof_sample *s)
     if ( s->domid == XENPROF_DOMID_IDLE )
         fputs("idle", p->out);
     else if ( dom && dom->name[0] )
-        put_comm(p->out, dom->name);
+        /* Without ';', which would split stackcollapse-perf.pl's root. */
+        xenprof_priv_put_text(p->out, dom->name, true);
     else
         fprintf(p->out, "d%" PRIu32, s->domid);
     fprintf(p->out, " %" PRIu32 "/%" PRIu32 " [%03" PRIu32 "] ",
