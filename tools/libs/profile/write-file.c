@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,9 +70,12 @@ static int create_tmp(const char *path, unsigned int mode, char **tmp,
                             path, *tmp, strerror(e));
 }
 
-/* Fill the temporary file fd, then flush, sync and close it. */
-static int fill_tmp(int fd, xenprof_fill_t *fill, void *arg, char *err,
-                    size_t errlen)
+/*
+ * Fill the file open as fd, then flush, (with sync) sync, and close it.
+ * A device or a FIFO is not synced: fsync() would fail there.
+ */
+static int fill_fd(int fd, bool sync, xenprof_fill_t *fill, void *arg,
+                   char *err, size_t errlen)
 {
     FILE *f = fdopen(fd, "wb");
     int rc;
@@ -85,10 +89,10 @@ static int fill_tmp(int fd, xenprof_fill_t *fill, void *arg, char *err,
     rc = fill(f, arg, err, errlen);
     if ( !rc && (fflush(f) || ferror(f)) )
         rc = errno ? -errno : -EIO;
-    if ( !rc && fsync(fileno(f)) )
+    if ( !rc && sync && fsync(fileno(f)) )
         rc = -errno;
     if ( fclose(f) && !rc )
-        rc = -errno;
+        rc = errno ? -errno : -EIO;
     return rc;
 }
 
@@ -96,20 +100,15 @@ static int fill_tmp(int fd, xenprof_fill_t *fill, void *arg, char *err,
 static int write_through(const char *path, xenprof_fill_t *fill, void *arg,
                          char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "wb");
-    int rc, e;
+    int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC), rc, e;
 
-    if ( !f )
+    if ( fd < 0 )
     {
         e = errno;
         return xenprof_priv_err(err, errlen, -e, "%s: cannot open: %s",
                                 path, strerror(e));
     }
-    rc = fill(f, arg, err, errlen);
-    if ( !rc && (fflush(f) || ferror(f)) )
-        rc = errno ? -errno : -EIO;
-    if ( fclose(f) && !rc )
-        rc = errno ? -errno : -EIO;
+    rc = fill_fd(fd, false, fill, arg, err, errlen);
     if ( rc && (!err || !errlen || !err[0]) )
         xenprof_priv_err(err, errlen, rc, "%s: cannot write: %s", path,
                          strerror(-rc));
@@ -142,7 +141,7 @@ int xenprof_write_file(const char *path, unsigned int mode,
         free(real);
         return fd;
     }
-    rc = fill_tmp(fd, fill, arg, err, errlen);
+    rc = fill_fd(fd, true, fill, arg, err, errlen);
     if ( rc && (!err || !errlen || !err[0]) )
         xenprof_priv_err(err, errlen, rc, "%s: cannot write %s: %s", path,
                          tmp, strerror(-rc));
