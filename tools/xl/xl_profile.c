@@ -372,8 +372,8 @@ static int profile_status(int argc, char **argv)
     }
     if (st.state == LIBXL_PROFILE_STATE_RUNNING) {
         state_load(&s);
-        state_note_domains(&s);
-        state_save(&s);
+        if (state_note_domains(&s))
+            state_save(&s);
         state_free(&s);
     }
     if (json)

@@ -7,6 +7,7 @@
 #ifndef XL_PROFILE_H
 #define XL_PROFILE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <libxl.h>
@@ -41,8 +42,11 @@ void state_save(const struct state *s);
 void state_free(struct state *s);
 /* The entry of domid, or NULL. */
 struct dom_entry *state_dom(struct state *s, uint32_t domid);
-/* Record the names and UUIDs of the domains that exist now. */
-void state_note_domains(struct state *s);
+/*
+ * Record the names and UUIDs of the domains that exist now; true when
+ * that changed s (a new domain, a new name or UUID for a domid).
+ */
+bool state_note_domains(struct state *s);
 /* The noted name and UUID of domid (a xenprof_domain_lookup_t on s). */
 int state_lookup_domain(void *s, uint32_t domid, char name[64],
                         uint8_t uuid[16]);

@@ -197,9 +197,10 @@ static int record_until(char **argv, unsigned long seconds,
                     "samples into the spool now; retrying\n");
             warned = true;
         }
+        /* The state file is written (and synced) only when it changes. */
         state_load(&s);
-        state_note_domains(&s);
-        state_save(&s);
+        if (state_note_domains(&s))
+            state_save(&s);
         state_free(&s);
         progress_show(&pr, sp);
     }

@@ -189,18 +189,23 @@ int state_lookup_domain(void *arg, uint32_t domid, char name[64],
 }
 
 /* Record the names and UUIDs of the domains that exist now. */
-void state_note_domains(struct state *s)
+bool state_note_domains(struct state *s)
 {
     libxl_dominfo *info;
-    int nr, i;
+    struct dom_entry was;
+    bool changed = false;
+    int nr, i, before;
 
     info = libxl_list_domain(ctx, &nr);
     if (!info)
-        return;
+        return false;
     for (i = 0; i < nr; i++) {
-        struct dom_entry *e = state_add_dom(s, info[i].domid);
+        struct dom_entry *e;
         char *name = libxl_domid_to_name(ctx, info[i].domid);
 
+        before = s->nr_doms;
+        e = state_add_dom(s, info[i].domid);
+        was = *e;
         memcpy(e->uuid, libxl_uuid_bytearray(&info[i].uuid), 16);
         if (name) {
             /* Names go in a space-separated file: keep them one word. */
@@ -212,8 +217,11 @@ void state_note_domains(struct state *s)
             snprintf(e->name, sizeof(e->name), "%s", name);
             free(name);
         }
+        changed = changed || s->nr_doms != before ||
+                  memcmp(&was, e, sizeof(was));
     }
     libxl_dominfo_list_free(info, nr);
+    return changed;
 }
 
 void state_free(struct state *s)
