@@ -121,7 +121,6 @@ static always_inline unsigned int read_frame(unsigned long *next,
     return 0;
 }
 
-/* Is the instruction at ip in one of the roots? */
 /*
  * The roots of a walk, their index read once (into locals: the stores of
  * the walk could alias the table, which would make the compiler read the
@@ -144,6 +143,7 @@ static always_inline void view_roots(struct roots_view *v,
     v->map = r ? r->map : 0;
 }
 
+/* Is the instruction at ip in one of the roots? */
 static always_inline bool in_root(unsigned long ip,
                                   const struct roots_view *v)
 {
@@ -187,19 +187,18 @@ bool profile_unwind_add_root(struct profile_unwind_roots *r,
                              unsigned long start, unsigned long end)
 {
     unsigned int nr = r->nr;
+    unsigned long first = start - r->base, last = end - 1 - r->base, c;
     uint64_t map = r->map;
-    unsigned long c;
 
     if ( nr == PROFILE_UNWIND_MAX_ROOTS )
         return false;
     r->root[nr].start = start;
     r->root[nr].end = end;
-    if ( start - r->base >= r->span || end - 1 - r->base >= r->span )
+    if ( first >= r->span || last >= r->span )
         write_atomic(&r->span, 0UL);    /* outside the index: compare all */
     else
     {
-        for ( c = (start - r->base) >> r->shift;
-              c <= (end - 1 - r->base) >> r->shift; c++ )
+        for ( c = first >> r->shift; c <= last >> r->shift; c++ )
             map |= 1ULL << c;
         write_atomic(&r->map, map);
     }
