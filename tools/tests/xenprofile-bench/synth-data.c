@@ -29,15 +29,6 @@ static void usage(void)
     exit(2);
 }
 
-static void put_le(uint8_t *p, unsigned int bytes, uint64_t v)
-{
-    while ( bytes-- )
-    {
-        *p++ = v & 0xff;
-        v >>= 8;
-    }
-}
-
 /* A sample record of n frames ip[] into rec; its size. */
 static size_t sample(uint8_t *rec, unsigned int domid, unsigned int vcpu,
                      unsigned int mode, unsigned int flags,
@@ -47,17 +38,17 @@ static size_t sample(uint8_t *rec, unsigned int domid, unsigned int vcpu,
     unsigned int i;
 
     memset(rec, 0, size);
-    put_le(rec + XENPROF_REC_OFF_SIZE, 2, size);
+    synth_put_le(rec + XENPROF_REC_OFF_SIZE, 2, size);
     rec[XENPROF_REC_OFF_TYPE] = XENPROF_REC_SAMPLE;
     rec[XENPROF_REC_OFF_FLAGS] = flags;
-    put_le(rec + XENPROF_REC_OFF_DOMID, 2, domid);
-    put_le(rec + XENPROF_REC_OFF_VCPU, 2, vcpu);
-    put_le(rec + XENPROF_REC_OFF_CPU, 2, 1);
+    synth_put_le(rec + XENPROF_REC_OFF_DOMID, 2, domid);
+    synth_put_le(rec + XENPROF_REC_OFF_VCPU, 2, vcpu);
+    synth_put_le(rec + XENPROF_REC_OFF_CPU, 2, 1);
     rec[XENPROF_REC_OFF_MODE] = mode;
     rec[XENPROF_REC_OFF_NR_FRAMES] = n;
-    put_le(rec + XENPROF_REC_OFF_TSC, 8, tsc);
+    synth_put_le(rec + XENPROF_REC_OFF_TSC, 8, tsc);
     for ( i = 0; i < n; i++ )
-        put_le(rec + XENPROF_REC_HDR_SIZE + 8 * i, 8, ip[i]);
+        synth_put_le(rec + XENPROF_REC_HDR_SIZE + 8 * i, 8, ip[i]);
     return size;
 }
 
@@ -91,11 +82,11 @@ static int add_cases(struct xenprof_data *d)
     p += sample(p, 6, 0, XENPROF_MODE_GUEST_KERNEL, 0, ip, 1, t);
     p += sample(p, 4, 3, 5, 0, ip, 1, t);
     memset(p, 0, XENPROF_REC_LOST_SIZE);
-    put_le(p + XENPROF_REC_OFF_SIZE, 2, XENPROF_REC_LOST_SIZE);
+    synth_put_le(p + XENPROF_REC_OFF_SIZE, 2, XENPROF_REC_LOST_SIZE);
     p[XENPROF_REC_OFF_TYPE] = XENPROF_REC_LOST;
-    put_le(p + XENPROF_REC_OFF_CPU, 2, 1);
-    put_le(p + XENPROF_REC_OFF_TSC, 8, t);
-    put_le(p + XENPROF_REC_OFF_LOST_COUNT, 8, 3);
+    synth_put_le(p + XENPROF_REC_OFF_CPU, 2, 1);
+    synth_put_le(p + XENPROF_REC_OFF_TSC, 8, t);
+    synth_put_le(p + XENPROF_REC_OFF_LOST_COUNT, 8, 3);
     p += XENPROF_REC_LOST_SIZE;
     return xenprof_data_add_records(d, buf, p - buf);
 }

@@ -195,7 +195,7 @@ static int add_symbols(struct gen *g, struct xenprof_data *d)
 }
 
 /* Store v at p, little-endian, byte by byte. */
-static void put_le(uint8_t *p, unsigned int bytes, uint64_t v)
+void synth_put_le(uint8_t *p, unsigned int bytes, uint64_t v)
 {
     unsigned int i;
 
@@ -289,19 +289,19 @@ static size_t xen_record(struct gen *g, size_t t, uint64_t tsc,
     size_t size = XENPROF_REC_HDR_SIZE + 8 * n;
 
     memset(rec, 0, XENPROF_REC_HDR_SIZE);
-    put_le(rec + XENPROF_REC_OFF_SIZE, 2, size);
+    synth_put_le(rec + XENPROF_REC_OFF_SIZE, 2, size);
     rec[XENPROF_REC_OFF_TYPE] = XENPROF_REC_SAMPLE;
     rec[XENPROF_REC_OFF_FLAGS] = g->flags[t];
     if ( f[0] == 0 )
     {
         rec[XENPROF_REC_OFF_FLAGS] |= XENPROF_F_IDLE;
-        put_le(rec + XENPROF_REC_OFF_DOMID, 2, XENPROF_DOMID_IDLE);
+        synth_put_le(rec + XENPROF_REC_OFF_DOMID, 2, XENPROF_DOMID_IDLE);
     }
     else
-        put_le(rec + XENPROF_REC_OFF_DOMID, 2, below(&g->r, 5));
-    put_le(rec + XENPROF_REC_OFF_CPU, 2, below(&g->r, NR_CPUS));
+        synth_put_le(rec + XENPROF_REC_OFF_DOMID, 2, below(&g->r, 5));
+    synth_put_le(rec + XENPROF_REC_OFF_CPU, 2, below(&g->r, NR_CPUS));
     rec[XENPROF_REC_OFF_NR_FRAMES] = n;
-    put_le(rec + XENPROF_REC_OFF_TSC, 8, tsc);
+    synth_put_le(rec + XENPROF_REC_OFF_TSC, 8, tsc);
     for ( i = 0; i < n; i++ )
     {
         /* Frame i is f[n - 1 - i]: innermost first. */
@@ -311,7 +311,7 @@ static size_t xen_record(struct gen *g, size_t t, uint64_t tsc,
         else
             ip = fn->addr + 1 + mix(f[n - 1 - i], f[n - i]) %
                  (fn->size - 1);
-        put_le(rec + XENPROF_REC_HDR_SIZE + 8 * i, 8, ip);
+        synth_put_le(rec + XENPROF_REC_HDR_SIZE + 8 * i, 8, ip);
     }
     return size;
 }
@@ -320,16 +320,16 @@ static size_t xen_record(struct gen *g, size_t t, uint64_t tsc,
 static size_t guest_record(struct gen *g, uint64_t tsc, uint8_t *rec)
 {
     memset(rec, 0, XENPROF_REC_HDR_SIZE);
-    put_le(rec + XENPROF_REC_OFF_SIZE, 2, XENPROF_REC_HDR_SIZE + 8);
+    synth_put_le(rec + XENPROF_REC_OFF_SIZE, 2, XENPROF_REC_HDR_SIZE + 8);
     rec[XENPROF_REC_OFF_TYPE] = XENPROF_REC_SAMPLE;
-    put_le(rec + XENPROF_REC_OFF_DOMID, 2, 1 + below(&g->r, 4));
-    put_le(rec + XENPROF_REC_OFF_VCPU, 2, below(&g->r, 4));
-    put_le(rec + XENPROF_REC_OFF_CPU, 2, below(&g->r, NR_CPUS));
+    synth_put_le(rec + XENPROF_REC_OFF_DOMID, 2, 1 + below(&g->r, 4));
+    synth_put_le(rec + XENPROF_REC_OFF_VCPU, 2, below(&g->r, 4));
+    synth_put_le(rec + XENPROF_REC_OFF_CPU, 2, below(&g->r, NR_CPUS));
     rec[XENPROF_REC_OFF_MODE] = below(&g->r, 10) < 7 ?
         XENPROF_MODE_GUEST_KERNEL : XENPROF_MODE_GUEST_USER;
     rec[XENPROF_REC_OFF_NR_FRAMES] = 1;
-    put_le(rec + XENPROF_REC_OFF_TSC, 8, tsc);
-    put_le(rec + XENPROF_REC_HDR_SIZE, 8,
+    synth_put_le(rec + XENPROF_REC_OFF_TSC, 8, tsc);
+    synth_put_le(rec + XENPROF_REC_HDR_SIZE, 8,
            0xffffffff81000000ULL + below(&g->r, 1 << 24));
     return XENPROF_REC_HDR_SIZE + 8;
 }

@@ -37,4 +37,7 @@ struct synth_opts {
  */
 struct xenprof_data *synth_profile(const struct synth_opts *o);
 
+/* Store the low `bytes` bytes of v at p, little-endian (a record field). */
+void synth_put_le(uint8_t *p, unsigned int bytes, uint64_t v);
+
 #endif /* XENPROFILE_SYNTH_H */

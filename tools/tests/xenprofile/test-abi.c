@@ -88,6 +88,18 @@ void test_abi(void)
            "fields, after the LOST record ahead of it");
 }
 
+/* The script of d, malloc()ed in *text (its length in *len); rc. */
+static int script_of(const struct xenprof_data *d, char **text, size_t *len,
+                     char *err, size_t errlen)
+{
+    FILE *f = open_memstream(text, len);
+    int rc = f ? xenprof_write_script(d, NULL, NULL, f, err, errlen) : 1;
+
+    if ( f )
+        fclose(f);
+    return rc;
+}
+
 /*
  * LOST records in the stream: skipped by the sample decoder, summed by
  * xenprof_data_count() when there is no per-pCPU table, shown by the
@@ -115,7 +127,6 @@ void test_lost_records(void)
     uint64_t n = 0, lost = 0;
     char *text = NULL, err[256] = "";
     size_t len = 0;
-    FILE *f;
     int rc;
 
     rc = d ? xenprof_data_add_records(d, &st, sizeof(st)) : -ENOMEM;
@@ -124,10 +135,7 @@ void test_lost_records(void)
            "lost records: 1 sample, and 5 + 2 lost from the stream (%s)",
            err);
     d->meta.tsc_khz = 1;
-    f = open_memstream(&text, &len);
-    rc = f ? xenprof_write_script(d, NULL, NULL, f, err, sizeof(err)) : 1;
-    if ( f )
-        fclose(f);
+    rc = script_of(d, &text, &len, err, sizeof(err));
     tap_ok(!rc && text &&
            !strncmp(text, "# lost 5 samples on cpu 1 at 1.000000\n\n"
                     "d0 0/0 [001] 2.000000: cpu-clock:\n", 73) &&
@@ -139,10 +147,7 @@ void test_lost_records(void)
     d->meta.source = XENPROF_SOURCE_PMU;
     d->meta.event = XENPROF_EVENT_INSTRUCTIONS;
     d->meta.period = 250000;
-    f = open_memstream(&text, &len);
-    rc = f ? xenprof_write_script(d, NULL, NULL, f, err, sizeof(err)) : 1;
-    if ( f )
-        fclose(f);
+    rc = script_of(d, &text, &len, err, sizeof(err));
     tap_ok(!rc && text &&
            strstr(text, "\nd0 0/0 [001] 2.000000: 250000 instructions:\n"),
            "script: a PMU profile's samples: its period and event");
