@@ -67,7 +67,7 @@ static const struct profile_unwind_roots roots = {
  * of a 256 KiB window here), with decoys around it: the index must not
  * change a walk.  A root outside the window turns the index off.
  */
-static struct profile_unwind_roots indexed, unindexed, fine;
+static struct profile_unwind_roots indexed, unindexed, fine, torn;
 static const struct profile_unwind_roots *cur_roots = &roots;
 
 /*
@@ -119,6 +119,19 @@ static void make_indexed(void)
     profile_unwind_roots_init(&unindexed, RET(0), 256 << 10);
     profile_unwind_add_root(&unindexed, RET(100) - 1, RET(101));
     profile_unwind_add_root(&unindexed, RET(0) + (1 << 20), RET(0) + (2 << 20));
+    /*
+     * A table as no writer leaves it (what a reader racing a writer gone
+     * wrong could see): a count past the array, a shift of 64 or more,
+     * every chunk set.  The walk must cap the one (beyond the array are
+     * the index's fields, read as a root that holds everything) and mask
+     * the other (UBSan stops the ASan build on such a shift).
+     */
+    torn = roots;
+    torn.nr = PROFILE_UNWIND_MAX_ROOTS + 3;
+    torn.base = RET(4);
+    torn.span = 8192;
+    torn.shift = 70;
+    torn.map = ~0ULL;
 }
 
 struct uframe {
@@ -263,7 +276,7 @@ void test_unwind(void)
         ok = true;
         /*
          * The hand-made table, the indexed one, the one without index,
-         * the finely indexed one: the same walk.
+         * the finely indexed one, a torn one: the same walk.
          */
         for ( cur_roots = &roots; ok && cur_roots; )
         {
@@ -274,9 +287,10 @@ void test_unwind(void)
                 ok = ok && ips[j] == (j < n ? RET(c->exp[j]) : CANARY);
             cur_roots = cur_roots == &roots ? &indexed :
                         cur_roots == &indexed ? &unindexed :
-                        cur_roots == &unindexed ? &fine : NULL;
+                        cur_roots == &unindexed ? &fine :
+                        cur_roots == &fine ? &torn : NULL;
         }
-        if ( !tap_ok(ok, "unwind: %s (4 root tables)", c->desc) )
+        if ( !tap_ok(ok, "unwind: %s (5 root tables)", c->desc) )
             tap_diag("got %u addresses, flags %#x", n, flags);
     }
     cur_roots = &roots;

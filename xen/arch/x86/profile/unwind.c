@@ -139,7 +139,7 @@ static always_inline void view_roots(struct roots_view *v,
     v->r = r;
     v->base = r ? r->base : 0;
     v->span = r ? r->span : 0;
-    v->shift = r ? r->shift : 0;
+    v->shift = r ? r->shift & 63 : 0;   /* a shift must stay below 64 */
     v->map = r ? r->map : 0;
 }
 
@@ -154,7 +154,7 @@ static always_inline bool in_root(unsigned long ip,
         return false;
     /*
      * Most addresses are in no root's chunk of the text: one test.  (The
-     * mask keeps the shift below 64 whatever was read.)
+     * masks keep both shifts below 64 whatever was read.)
      */
     if ( v->span &&
          (off >= v->span || !((v->map >> ((off >> v->shift) & 63)) & 1)) )
