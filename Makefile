@@ -18,6 +18,8 @@ XEN_BASE ?= 4.17
 SHARED_XEN ?= $(CURDIR)/../shared/xen
 XEN_DEB_VERSION := 4.17.5+72-g01140da4e8-1
 DEB_TARBALL := $(BUILD)/dl/xen_4.17.5+72-g01140da4e8.orig.tar.xz
+DEBIAN_TARBALL := $(BUILD)/dl/xen_$(XEN_DEB_VERSION).debian.tar.xz
+DEBIAN_TREE := $(BUILD)/debian/xen-4.17.5+72-g01140da4e8
 CHECK_BASES ?= 4.17 4.22
 # `make check XEN_BASE=staging`: the suite on that base alone.
 ifeq ($(origin XEN_BASE),command line)
@@ -56,7 +58,8 @@ VHOST_TESTS := $(sort $(wildcard test/vhost/t/*.t))
 # Checks of a base's built tree, run with the virtual-host tests.
 BUILD_TESTS := $(sort $(wildcard test/build/*.t))
 
-export BUILD XEN_DEB_VERSION XEN_SRC XEN_TARBALL XEN_BASE SHARED_XEN
+export BUILD XEN_DEB_VERSION XEN_SRC XEN_TARBALL XEN_DEBIAN_TARBALL XEN_BASE \
+	SHARED_XEN
 export TIMING_LOG := $(TIMING)
 export KERNEL_DIR := $(KERNEL)
 export TOP_BUILD := $(BUILD)
@@ -64,7 +67,8 @@ export TOP_BUILD := $(BUILD)
 # One heavy build at a time: each stage runs make -j2 itself.
 .NOTPARALLEL:
 .PHONY: all deps fetch prepare xen tools kernel build check check-unit \
-	demo vhost bench bench-compare fuzz series check-series debball clean \
+	demo vhost bench bench-compare fuzz series check-series debball debian-source \
+	debian-packages clean \
 	distclean
 
 all: build
@@ -75,7 +79,8 @@ deps:
 fetch:
 ifeq ($(XEN_SRC),)
 ifeq ($(BASE),4.17)
-	@$(STAGE) download scripts/fetch-xen.sh $(TARBALL)
+	@$(STAGE) download scripts/fetch-xen.sh $(TARBALL) \
+		$(if $(XEN_TARBALL),,$(DEBIAN_TARBALL))
 else
 	@scripts/shared-xen.sh $(TARBALL)
 endif
@@ -130,7 +135,8 @@ demo: deps
 	@rm -f $(TIMING)
 	@$(MAKE) --no-print-directory build
 	@WITH_DOMU=1 BUILD=$(BASE_BUILD) test/vhost/vhost.sh $(BASE_BUILD)/demo \
-		test/jobs/profile-timer.sh test/lib/tap.sh; rc=$$?; \
+		$(DIST)/usr/lib/xen/profile/profile-timer.sh \
+		$(DIST)/usr/lib/xen/profile/tap.sh; rc=$$?; \
 	scripts/demo-report.sh $(BASE_BUILD)/demo/results $(DIST) || rc=1; \
 	scripts/timing-report.sh $(TIMING); exit $$rc
 
@@ -155,6 +161,16 @@ fuzz: deps
 debball: deps
 	@$(MAKE) --no-print-directory build
 	@scripts/make-debball.sh $(SRC) $(DIST) $(BASE_BUILD)/debball
+
+# Debian's own packages of Xen 4.17 with the series, to install over
+# Debian 12's (docs/misc/install.md): the source tree in
+# $(BUILD)/debian/xen-4.17.5+72-g01140da4e8/, the packages beside it.
+debian-source: deps
+	@$(STAGE) download scripts/fetch-xen.sh $(DEB_TARBALL) $(DEBIAN_TARBALL)
+	@scripts/make-debian-source.sh $(DEB_TARBALL) $(DEBIAN_TARBALL) $(BUILD)/debian
+
+debian-packages: debian-source
+	@$(STAGE) debian/packages scripts/build-debian.sh $(DEBIAN_TREE)
 
 # The upstream series for this base (XEN_BASE=staging for xen-devel):
 # git format-patch output with a cover letter in $(BUILD)/series/.

@@ -3,7 +3,7 @@
 #
 # bench-vhost.sh: the hypervisor side of make bench, in the virtual host
 # (TCG: printed, never asserted; the same job runs on real hardware):
-# test/jobs/profile-overhead.sh with 8 pCPUs, the overhead of profiling
+# profile-overhead.sh (as the toolstack installs it) with 8 pCPUs, the overhead of profiling
 # on a loop of xen_version hypercalls (off, 97 Hz, 1 kHz, 10 kHz,
 # interleaved rounds) and the latency of `xl profile stop` after 60 s at
 # 997 Hz on every pCPU; then the cost of the sample hook when no session
@@ -20,12 +20,7 @@ if [ ! -x "$BASE_BUILD/dist/usr/sbin/xl" ] || [ ! -f "$BASE_BUILD/xen/xen/xen" ]
     echo "virtual host: not measured (no build in $BASE_BUILD: run make build)"
     exit 0
 fi
-loop=$out/hypercall-loop
-cc -O2 -g -Wall -Wextra -Werror -D__XEN_TOOLS__ \
-    -I"$BASE_BUILD/dist/usr/include" -o "$loop" \
-    "$top/tools/tests/profile-overhead/hypercall-loop.c" \
-    -L"$BASE_BUILD/dist/usr/lib" -Wl,-rpath-link,"$BASE_BUILD/dist/usr/lib" \
-    -lxencall
+jobs=$BASE_BUILD/dist/usr/lib/xen/profile
 cat > "$out/job.sh" <<JOB
 #!/bin/sh
 ROUNDS=${ROUNDS:-9} COUNT=${COUNT:-20000} STOP_SECONDS=${STOP_SECONDS:-60} \\
@@ -35,7 +30,7 @@ echo "virtual host (QEMU TCG, 8 pCPUs: figures of this machine, not of hardware)
 rc=0
 BUILD=$BASE_BUILD "$top/test/vhost/vhost.sh" --quiet --smp 8 --mem 3072 \
     --timeout 1500 "$out/vhost" "$out/job.sh" \
-    "$top/test/jobs/profile-overhead.sh" "$top/test/lib/tap.sh" "$loop" || rc=$?
+    "$jobs/profile-overhead.sh" "$jobs/tap.sh" "$jobs/hypercall-loop" || rc=$?
 sed -n '/VHOST: job start/,/VHOST: job end/p' "$out/vhost/console.log" |
     sed -e 's/^\[ *[0-9.]*\] //' -e 's/\r$//' | grep -E '^(# |not ok)' |
     sed 's/^# /  /'

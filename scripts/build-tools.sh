@@ -29,7 +29,7 @@ log=$src.state/tools.log
 : > "$log"
 # xenstored and its clients: tools/xenstore up to 4.18, then
 # tools/xenstored and tools/xs-clients.
-for d in include libs xenstore xenstored xs-clients console helpers xl; do
+for d in include libs xenstore xenstored xs-clients console helpers xl profile-jobs; do
     [ -d "tools/$d" ] || continue
     if ! make -s -j"$JOBS" -C "tools/$d" install DESTDIR="$dest" >>"$log" 2>&1; then
         tail -n 40 "$log" >&2

@@ -42,19 +42,6 @@ pod2man --section=1 --release="Xen $xenver" --center=Xen --name=XENPROFILE \
     "$top/docs/man/xenprofile.1.pod" "$man/xenprofile.1"
 gzip -9n "$man/xl.1" "$man/xenprofile.1"
 
-# The host jobs, runnable without a checkout, and their helpers.
-jobs=$inst/usr/lib/xen/profile
-mkdir -p "$jobs"
-install -m 755 "$top"/test/jobs/profile-*.sh "$jobs/"
-install -m 644 "$top/test/lib/tap.sh" "$jobs/tap.sh"
-cc -O2 -Wall -Wextra -Werror -o "$jobs/pty-run" "$top/tools/tests/pty-run/pty-run.c"
-cc -O2 -Wall -Wextra -Werror -D__XEN_TOOLS__ -I"$dist/usr/include" \
-    -o "$jobs/hypercall-loop" "$top/tools/tests/profile-overhead/hypercall-loop.c" \
-    -L"$dist/usr/lib" -Wl,-rpath-link,"$dist/usr/lib" -lxencall
-cc -O2 -Wall -Wextra -Werror -D__XEN_TOOLS__ -I"$dist/usr/include" \
-    -o "$jobs/fuzz-sysctl" "$top/tools/tests/profile-sysctl-fuzz/fuzz-sysctl.c" \
-    -L"$dist/usr/lib" -Wl,-rpath-link,"$dist/usr/lib" -lxencall
-
 XEN_TARGET_ARCH=x86_64 sh "$src/tools/misc/mkdeb" "$root" "$version" > "$out/mkdeb.log" 2>&1 ||
     { cat "$out/mkdeb.log" >&2; exit 1; }
 rm -f "$out"/xen-upstream-*.deb

@@ -8,7 +8,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fetch=$top/scripts/fetch-xen.sh
 
-plan 7
+plan 10
 head -c 4735560 /dev/urandom > "$tmp/wrong.tar.xz"
 XEN_TARBALL=$tmp/wrong.tar.xz "$fetch" "$tmp/out.tar.xz" 2>"$tmp/err"
 rc=$?
@@ -25,7 +25,20 @@ XEN_TARBALL=$tmp/missing.tar.xz "$fetch" "$tmp/out.tar.xz" 2>"$tmp/err"
 check "a missing XEN_TARBALL exits 1 and says so" \
     sh -c "test $? -eq 1 && grep -q 'no such file' '$tmp/err'"
 
+# Debian's packaging (make debian-packages) is pinned too.
 good=$(ls "$BUILD"/dl/xen_*.orig.tar.xz 2>/dev/null | head -n 1)
+head -c 139916 /dev/urandom > "$tmp/wrong.debian.tar.xz"
+XEN_TARBALL=${good:-$tmp/missing.tar.xz} XEN_DEBIAN_TARBALL=$tmp/wrong.debian.tar.xz \
+    "$fetch" "$tmp/orig.tar.xz" "$tmp/out.debian.tar.xz" 2>"$tmp/err"
+rc=$?
+if [ -n "$good" ]; then
+    check "a wrong debian.tar.xz exits 2 (status $rc)" test $rc -eq 2
+    check "the error names its pin" grep -q "expected sha256 5bcf3812" "$tmp/err"
+    check "nothing is left at its output path" test ! -e "$tmp/out.debian.tar.xz"
+else
+    for i in 1 2 3; do skip "a wrong debian.tar.xz" "the pinned tarball is not downloaded yet"; done
+fi
+
 if [ -n "$good" ]; then
     XEN_TARBALL=$good "$fetch" "$tmp/out.tar.xz" 2>"$tmp/err"
     check "the pinned tarball is accepted and copied" \

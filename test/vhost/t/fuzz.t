@@ -2,27 +2,21 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The profiler's sysctl fuzzed, and large starts, in a virtual host of 8
 # pCPUs (3 GiB: Xen then has about 2 GiB free, so 64 MiB rings fit on
-# some pCPUs and not on all): test/jobs/profile-fuzz.sh with fuzz-sysctl
-# built here against the toolstack.  The job's TAP results are passed
+# some pCPUs and not on all): profile-fuzz.sh with fuzz-sysctl, as the
+# toolstack installs them.  The job's TAP results are passed
 # through, then its figures are printed.
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$top/test/lib/tap.sh"
 : "${BUILD:=$top/build}"
 out=$BUILD/vhost/fuzz
-src=$top/tools/tests/profile-sysctl-fuzz/fuzz-sysctl.c
-bin=$BUILD/tests/fuzz-sysctl/fuzz-sysctl
-mkdir -p "$(dirname "$bin")"
-if ! cc -O2 -g -Wall -Wextra -Werror -D__XEN_TOOLS__ \
-        -I"$BUILD/dist/usr/include" -o "$bin" "$src" \
-        -L"$BUILD/dist/usr/lib" -Wl,-rpath-link,"$BUILD/dist/usr/lib" \
-        -lxencall > "$bin.log" 2>&1; then
-    nok "build fuzz-sysctl"
-    sed 's/^/# /' "$bin.log"
+jobs=$BUILD/dist/usr/lib/xen/profile
+if [ ! -x "$jobs/fuzz-sysctl" ]; then
+    nok "fuzz-sysctl is installed beside the job ($jobs)"
     finish
 fi
-ok "build fuzz-sysctl against the toolstack"
+ok "fuzz-sysctl is installed beside the job"
 "$top/test/vhost/vhost.sh" --quiet --smp 8 --mem 3072 --timeout 900 "$out" \
-    "$top/test/jobs/profile-fuzz.sh" "$top/test/lib/tap.sh" "$bin"
+    "$jobs/profile-fuzz.sh" "$jobs/tap.sh" "$jobs/fuzz-sysctl"
 rc=$?
 job=$(sed -n '/VHOST: job start/,/VHOST: job end/p' "$out/console.log" |
       sed -e 's/^\[ *[0-9.]*\] //' -e 's/\r$//')

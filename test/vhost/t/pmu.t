@@ -1,14 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# test/jobs/profile-pmu.sh runs unchanged in the virtual host, which has no
+# The installed profile-pmu.sh runs unchanged in the virtual host, which has no
 # PMU: it must refuse -s pmu clearly, fall back with -s auto, and skip the
 # rest.  Its TAP results are passed through.
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$top/test/lib/tap.sh"
 : "${BUILD:=$top/build}"
 out=$BUILD/vhost/pmu
+jobs=$BUILD/dist/usr/lib/xen/profile
 "$top/test/vhost/vhost.sh" --quiet --timeout 300 "$out" \
-    "$top/test/jobs/profile-pmu.sh" "$top/test/lib/tap.sh"
+    "$jobs/profile-pmu.sh" "$jobs/tap.sh"
 rc=$?
 job=$(sed -n '/VHOST: job start/,/VHOST: job end/p' "$out/console.log" |
       sed -e 's/^\[ *[0-9.]*\] //' -e 's/\r$//')

@@ -1,19 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# End to end: test/jobs/profile-timer.sh in dom0 of the virtual host.  The
+# End to end: the installed profile-timer.sh in dom0 of the virtual host.  The
 # job's own TAP results are passed through (so each counts here), then the
 # artifacts are checked on this side.
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$top/test/lib/tap.sh"
 : "${BUILD:=$top/build}"
 out=$BUILD/vhost/profile
-# pty-run, for record's status line on a terminal (dom0 has no script).
-pty=$BUILD/tests/pty-run/pty-run
-mkdir -p "$(dirname "$pty")"
-cc -O2 -Wall -Wextra -Werror -o "$pty" "$top/tools/tests/pty-run/pty-run.c" \
-    > "$pty.log" 2>&1 || { sed 's/^/# /' "$pty.log"; pty=; }
+# The job as the toolstack installs it, with pty-run beside it (record's
+# status line on a terminal: dom0 has no script).
+jobs=$BUILD/dist/usr/lib/xen/profile
 WITH_DOMU=1 "$top/test/vhost/vhost.sh" --quiet --timeout 400 "$out" \
-    "$top/test/jobs/profile-timer.sh" "$top/test/lib/tap.sh" ${pty:+"$pty"}
+    "$jobs/profile-timer.sh" "$jobs/tap.sh" "$jobs/pty-run"
 rc=$?
 # The job's lines, without the console's time stamps and indentation.
 job=$(sed -n '/VHOST: job start/,/VHOST: job end/p' "$out/console.log" |

@@ -2,7 +2,7 @@
 /*
  * pty-run.c: run a command on a new pseudo-terminal (its stdin, stdout and
  * stderr), as script(1) does, for the tests of what a tool prints only on
- * a terminal (test/jobs/profile-timer.sh: `xl profile record`'s status
+ * a terminal (profile-timer.sh: `xl profile record`'s status
  * line; dom0's busybox has no script).  Everything the command writes is
  * copied to OUT, byte for byte; the exit status is the command's (128 + N
  * for a signal N, 127 when it cannot be run).

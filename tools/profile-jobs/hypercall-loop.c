@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * hypercall-loop.c: the cost of a cheap hypercall, for the overhead of
- * profiling (test/jobs/profile-overhead.sh, make bench): COUNT
+ * profiling (profile-overhead.sh, make bench): COUNT
  * xen_version(XENVER_version) hypercalls through libxencall, timed with
  * CLOCK_MONOTONIC.  Prints "ns_per_call N" (with three decimals) and
  * checks that each call gave the same version.

@@ -11,7 +11,7 @@
 #
 # Environment: SECONDS_TO_RUN (default 10), HZ (default 997).
 here=$(cd "$(dirname "$0")" && pwd)
-if [ -f "$here/tap.sh" ]; then . "$here/tap.sh"; else . "$here/../lib/tap.sh"; fi
+. "$here/tap.sh"
 out=${1:-./profile-pmu-artifacts}
 mkdir -p "$out" && cd "$out" || exit 1
 run=${SECONDS_TO_RUN:-10}

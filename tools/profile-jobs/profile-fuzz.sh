@@ -4,13 +4,13 @@
 # profile-fuzz.sh OUTDIR: the profiler's sysctl against bad input and
 # large starts, on any Xen host with the profiler built in (the virtual
 # host runs it with 8 pCPUs).  Run in dom0 as root, with fuzz-sysctl
-# (tools/tests/profile-sysctl-fuzz) beside this script or in PATH.  Prints
+# beside this script or in PATH.  Prints
 # TAP, leaves fuzz.txt, the status outputs and xl dmesg in OUTDIR.
 #
 # Environment: FUZZ_CALLS (default 100000), FUZZ_CYCLES (default 1000),
 # FUZZ_SEED (default 1).
 here=$(cd "$(dirname "$0")" && pwd)
-if [ -f "$here/tap.sh" ]; then . "$here/tap.sh"; else . "$here/../lib/tap.sh"; fi
+. "$here/tap.sh"
 out=${1:-./profile-fuzz-artifacts}
 mkdir -p "$out" && cd "$out" || exit 1
 fuzz=$here/fuzz-sysctl

@@ -10,10 +10,10 @@
 # Environment: SECONDS_TO_RUN (default 10), HZ (default 97), DOMU_KERNEL
 # and DOMU_RAMDISK (default /boot/domu/{vmlinux,initrd.cpio}): when both
 # exist, a PV domU is created at the start of the workload and destroyed
-# at its end.  With pty-run (tools/tests/pty-run) beside this script,
+# at its end.  With pty-run beside this script,
 # record's status line on a terminal is checked too.
 here=$(cd "$(dirname "$0")" && pwd)
-if [ -f "$here/tap.sh" ]; then . "$here/tap.sh"; else . "$here/../lib/tap.sh"; fi
+. "$here/tap.sh"
 out=${1:-./profile-artifacts}
 mkdir -p "$out" && cd "$out" || exit 1
 run=${SECONDS_TO_RUN:-10}

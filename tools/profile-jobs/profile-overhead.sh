@@ -4,7 +4,7 @@
 # profile-overhead.sh OUTDIR: what profiling costs a workload, on any Xen
 # host with the profiler built in (the virtual host runs it in make
 # bench).  Run in dom0 as root, with hypercall-loop
-# (tools/tests/profile-overhead) beside this script or in PATH.
+# beside this script or in PATH.
 #
 # 1. ROUNDS rounds, each timing COUNT xen_version hypercalls with
 #    profiling off, at 97 Hz, 1 kHz and 10 kHz (timer source, all pCPUs;
@@ -20,7 +20,7 @@
 # Environment: ROUNDS (5), COUNT (200000), STOP_SECONDS (unset: no 2.),
 # STOP_RING_KIB (16384).
 here=$(cd "$(dirname "$0")" && pwd)
-if [ -f "$here/tap.sh" ]; then . "$here/tap.sh"; else . "$here/../lib/tap.sh"; fi
+. "$here/tap.sh"
 out=${1:-./profile-overhead-artifacts}
 mkdir -p "$out" && cd "$out" || exit 1
 loop=$here/hypercall-loop
