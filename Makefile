@@ -57,6 +57,8 @@ BROWSER_TESTS := $(sort $(wildcard test/browser/*.t))
 VHOST_TESTS := $(sort $(wildcard test/vhost/t/*.t))
 # Checks of a base's built tree, run with the virtual-host tests.
 BUILD_TESTS := $(sort $(wildcard test/build/*.t))
+# osstest's own run of its xl profile step, on the first base only.
+OSSTEST_TESTS := $(sort $(wildcard test/osstest/*.t))
 
 export BUILD XEN_DEB_VERSION XEN_SRC XEN_TARBALL XEN_DEBIAN_TARBALL XEN_BASE \
 	SHARED_XEN
@@ -124,7 +126,8 @@ check: deps
 	@BUILD=$(BUILD) $(STAGE) tests $(RUN_TESTS) --summary $(BUILD)/summary \
 		$(UNIT_TESTS) $(BROWSER_TESTS) \
 		$(foreach b,$(AVAIL_BASES),--env BUILD=$(BUILD)/xen-$(b)-x86_64 \
-		    --env TIMING_PREFIX=$(b)/ $(BUILD_TESTS) $(VHOST_TESTS)); rc=$$?; \
+		    --env TIMING_PREFIX=$(b)/ $(BUILD_TESTS) $(VHOST_TESTS) \
+		    $(if $(filter $(b),$(firstword $(AVAIL_BASES))),$(OSSTEST_TESTS))); rc=$$?; \
 	scripts/timing-report.sh $(TIMING); cat $(BUILD)/summary; exit $$rc
 
 # The main job on the virtual host: profile Xen with `xl profile` while

@@ -6,7 +6,8 @@
 # check them with lintian.  The packages land beside TREE; their list is
 # printed.  Missing build dependencies are installed as root (apt-get
 # build-dep TREE), or the command is printed and the exit status is 1.
-# Exit status: 0 built and lintian reports no error, 1 otherwise.
+# Exit status: 0 built, lintian reports no error and apt would install
+# them (apt-get install --simulate), 1 otherwise.
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
 
@@ -47,4 +48,14 @@ warnings=$(grep -c '^W: ' "$out/lintian.log" || true)
 echo "lintian: $errors errors, $warnings warnings (full report: $out/lintian.log)"
 grep '^E: ' "$out/lintian.log" >&2 || true
 ls "$out"/*.deb
+# They must install over Debian's (or on their own): apt resolves them
+# against this machine's packages and archive, without installing.
+debs=$(ls "$out"/*.deb | grep -v -e '-dbg_' -e '-dbgsym_' -e '-arm64' -e '-armhf')
+if apt-get install --simulate --no-install-recommends $debs > "$out/simulate.log" 2>&1; then
+    echo "apt install --simulate of the packages: $(grep -c '^Inst ' "$out/simulate.log") to install"
+else
+    tail -n 20 "$out/simulate.log" >&2
+    echo "error: apt would not install the packages (full log: $out/simulate.log)" >&2
+    rc=1
+fi
 exit $rc

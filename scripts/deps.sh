@@ -9,7 +9,9 @@ set -euo pipefail
 pkgs="build-essential python3-dev uuid-dev libncurses-dev libyajl-dev
       zlib1g-dev liblzma-dev acpica-tools flex bison binutils patch
       qemu-system-x86 busybox-static cpio xz-utils checkpolicy chromium
-      clang libclang-rt-14-dev golang-go quilt"
+      clang libclang-rt-14-dev golang-go quilt
+      libdbi-perl libdbd-sqlite3-perl tclx8.4 libsqlite3-tcl sqlite3
+      dropbear-bin openssh-sftp-server openssh-client"
 missing=""
 # Node.js and npm may come from another repository than Debian's (whose
 # npm package would conflict): only ask for them when the commands are

@@ -15,8 +15,10 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 : "${BUILD:=$top/build}"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-# Xen's dom0 interfaces, and virtio for the results disk.
-want="xen-evtchn xen-privcmd xenfs xen-gntdev xen-gntalloc virtio_pci virtio_blk"
+# Xen's dom0 interfaces, virtio for the results disk, and virtio-net for
+# the network of the osstest run (run.py --ssh-port).
+want="xen-evtchn xen-privcmd xenfs xen-gntdev xen-gntalloc virtio_pci virtio_blk
+      virtio_net"
 
 conf=$("$top/scripts/apt-private.sh" "$BUILD/dl/apt")
 lists=$BUILD/dl/apt/lists
@@ -26,7 +28,8 @@ fi
 pkg=$(APT_CONFIG=$conf apt-cache depends linux-image-amd64 |
       awk '$1 == "Depends:" && $2 ~ /^linux-image-[0-9]/ && !f { print $2; f = 1 }')
 [ -n "$pkg" ] || { echo "error: cannot resolve linux-image-amd64" >&2; exit 1; }
-if [ "$(cat "$out/package" 2>/dev/null)" = "$pkg" ] && [ -f "$out/modules/order" ]; then
+if [ "$(cat "$out/package" 2>/dev/null)" = "$pkg" ] && [ -f "$out/modules/order" ] &&
+   [ "$(cat "$out/modules/want" 2>/dev/null)" = "$(echo $want)" ]; then
     echo "kernel: $pkg (cached)"
     exit 0
 fi
@@ -79,5 +82,6 @@ for m in $want; do
 done
 echo "$release" > "$out/release"
 echo "$pkg" > "$out/package"
+echo $want > "$out/modules/want"
 rm -rf "$out/tmp"
 echo "kernel: $pkg ($release), modules: $(tr '\n' ' ' < "$out/modules/order")"

@@ -6,7 +6,9 @@
 # libraries it needs, the kernel modules of KERNELDIR, and the job (run as
 # /job/run; the FILEs go beside it in /job).  With WITH_DOMU=1 it also
 # carries a PV domU: /boot/domu/vmlinux (KERNELDIR's kernel) and
-# /boot/domu/initrd.cpio (busybox and domu-init).
+# /boot/domu/initrd.cpio (busybox and domu-init).  VHOST_EXTRA=<dir>: a
+# tree copied over the root first (e.g. an SSH server: its libraries are
+# found as the toolstack's are).
 set -euo pipefail
 
 out=$1 dist=$2 kdir=$3 job=$4
@@ -29,6 +31,9 @@ tar -C "$dist" --exclude=./usr/include --exclude='*.a' \
     --exclude=./usr/share --exclude=./usr/lib/pkgconfig \
     --exclude=./boot --exclude=./usr/lib/debug -cf - . |
     tar -C "$stage" -xf -
+if [ -n "${VHOST_EXTRA:-}" ]; then
+    tar -C "$VHOST_EXTRA" -cf - . | tar -C "$stage" -xf -
+fi
 
 # Shared libraries from the build machine that those binaries need, plus
 # libgcc_s, which glibc dlopen()s for pthread_cancel (ldd cannot see it).
@@ -43,6 +48,10 @@ for l in $libs $gcc_s; do
     cp -L "$l" "$stage/lib/x86_64-linux-gnu/"
 done
 cp -L /lib64/ld-linux-x86-64.so.2 "$stage/lib64/"
+# The loader's cache, for processes without dom0-init's LD_LIBRARY_PATH
+# (e.g. SSH sessions).
+printf '/usr/lib\n/lib/x86_64-linux-gnu\n' > "$stage/etc/ld.so.conf"
+ldconfig -r "$stage" 2>/dev/null || echo "mkinitrd: no ld.so.cache (ldconfig -r needs root)" >&2
 
 release=$(cat "$kdir/release")
 mkdir -p "$stage/lib/modules/$release"

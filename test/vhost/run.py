@@ -46,6 +46,10 @@ def parse_args():
     p.add_argument("--module", action="append", default=[],
                    help="an extra multiboot module (e.g. an XSM policy)")
     p.add_argument("--timing", help="append stage timings to this file")
+    p.add_argument("--ssh-port", type=int, default=0,
+                   help="give dom0 a NIC (QEMU user networking, restricted:"
+                        " no way out) with this port of 127.0.0.1 forwarded"
+                        " to its port 22")
     p.add_argument("--quiet", action="store_true",
                    help="do not echo the job's output")
     return p.parse_args()
@@ -65,6 +69,17 @@ def qemu_cmd(a, disk):
                 [m.replace(",", ",,") for m in a.module]),
             "-drive", "file=%s,format=raw,if=none,id=res" % disk,
             "-device", "virtio-blk-pci,drive=res,disable-legacy=on,"
+                       "iommu_platform=on"] + net_args(a)
+
+
+def net_args(a):
+    """The NIC of --ssh-port: only 127.0.0.1:PORT reaches dom0's sshd, and
+    restrict=on keeps dom0 from reaching anything (host or network)."""
+    if not a.ssh_port:
+        return ["-nic", "none"]
+    return ["-netdev", "user,id=net0,restrict=on,"
+                       "hostfwd=tcp:127.0.0.1:%d-:22" % a.ssh_port,
+            "-device", "virtio-net-pci,netdev=net0,disable-legacy=on,"
                        "iommu_platform=on"]
 
 
