@@ -33,10 +33,11 @@ done
 # The series, from the pristine 4.17 tree, without its binary files.
 "$top/scripts/make-series.sh" "$orig" "$out/upstream" > "$out/series.log"
 git=(git -C "$out/upstream.git")
-binary=$("${git[@]}" diff --numstat series-base series-head |
-         awk '$1 == "-" { print ":(exclude)" $3 }')
+mapfile -t binary < <("${git[@]}" diff --numstat --no-renames -z series-base series-head |
+                      tr '\0' '\n' | awk -F'\t' '$1 == "-" { print ":(exclude)" $3 }')
 rm -rf "$out/series"
-"${git[@]}" format-patch -q -o "$out/series" series-base..series-head -- . $binary
+"${git[@]}" format-patch -q --zero-commit --no-signature -o "$out/series" \
+    series-base..series-head -- . "${binary[@]}"
 patches=$(cd "$out/series" && ls [0-9]*.patch)
 
 rm -rf "$tree"

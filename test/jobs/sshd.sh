@@ -7,6 +7,11 @@
 # listens, then waits until /run/vhost-done exists (written over SSH:
 # the exit status) or SSHD_SECONDS (default 1800) have passed.
 here=$(cd "$(dirname "$0")" && pwd)
+# It rewrites /etc/passwd: only ever in the virtual host's dom0.
+if [ ! -d /proc/xen ] || [ "$here" != /job ]; then
+    echo "sshd.sh: only for dom0 of the virtual host (/job/run)" >&2
+    exit 1
+fi
 mkdir -p /root/.ssh /etc/dropbear
 echo 'root:x:0:0:root:/root:/bin/sh' > /etc/passwd
 echo 'root:x:0:' > /etc/group
@@ -28,7 +33,7 @@ i=0 limit=${SSHD_SECONDS:-1800}
 while [ ! -f /run/vhost-done ]; do
     sleep 5
     i=$((i + 5))
-    [ $((i % 60)) -eq 0 ] && echo "VHOST: sshd up ${i}s"
+    [ $((i % 30)) -eq 0 ] && echo "VHOST: sshd up ${i}s"
     if [ $i -ge "$limit" ]; then
         echo "VHOST-ERROR: sshd.sh: not told to finish in ${limit}s"
         exit 1

@@ -25,7 +25,7 @@ workload() {    # workload SECONDS: hypercalls and dom0 CPU work
         i=0; while [ $i -lt 200 ]; do i=$((i + 1)); done
     done
 }
-PLAN=12
+PLAN=11
 plan $PLAN
 xl profile discard >/dev/null 2>&1
 xl dmesg > xl-dmesg-before.txt

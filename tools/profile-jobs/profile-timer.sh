@@ -11,7 +11,10 @@
 # and DOMU_RAMDISK (default /boot/domu/{vmlinux,initrd.cpio}): when both
 # exist, a PV domU is created at the start of the workload and destroyed
 # at its end.  With pty-run beside this script,
-# record's status line on a terminal is checked too.
+# record's status line on a terminal is checked too.  EXPECT_PMU=1 (or 0)
+# says whether the host has a usable PMU; unset, the job finds out by
+# starting the PMU source.  With a PMU, the session is started with
+# -s timer (-s auto would choose the PMU).
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/tap.sh"
 out=${1:-./profile-artifacts}
@@ -44,9 +47,17 @@ for v in start stop status record discard; do
 done
 
 nr=$(xl info | sed -n 's/^nr_cpus *: //p')
-# Without a usable PMU (set EXPECT_PMU=1 on a host that has one), -s pmu
-# and events only a PMU counts are refused with one clear line.
 if [ -z "${EXPECT_PMU:-}" ]; then
+    EXPECT_PMU=0
+    if xl profile start -s pmu -F 1 >/dev/null 2>&1; then
+        xl profile discard >/dev/null 2>&1
+        EXPECT_PMU=1
+    fi
+    diag "usable PMU: $([ "$EXPECT_PMU" = 1 ] && echo yes || echo no) (found out by starting -s pmu)"
+fi
+# Without a usable PMU, -s pmu and events only a PMU counts are refused
+# with one clear line.
+if [ "$EXPECT_PMU" != 1 ]; then
     check "-s pmu without a usable PMU: one-line error saying so" \
         sh -c 'one_line_error() { "$@" >/dev/null 2>err.txt && return 1; [ "$(wc -l < err.txt)" -eq 1 ]; }
                one_line_error xl profile start -s pmu && grep -q "source pmu: no usable PMU" err.txt'
@@ -54,19 +65,23 @@ if [ -z "${EXPECT_PMU:-}" ]; then
         sh -c '! xl profile start -e instructions 2>err.txt && grep -q "no usable PMU" err.txt &&
                xl profile status | grep -q "^state *: idle"'
 else
-    skip "-s pmu without a usable PMU" "EXPECT_PMU set"
-    skip "-e instructions without a PMU" "EXPECT_PMU set"
+    skip "-s pmu without a usable PMU" "this host has a PMU"
+    skip "-e instructions without a PMU" "this host has a PMU"
 fi
+# The timer source: what -s auto runs without a PMU, asked for with one.
+src=""
+[ "$EXPECT_PMU" = 1 ] && src="-s timer"
 check "-e bogus: one-line error" one_line_error xl profile start -e bogus
 t0=$(uptime)
-check "start -F $hz" sh -c "xl profile start -F $hz > start.txt"
+check "start $src -F $hz" sh -c "xl profile start $src -F $hz > start.txt"
 cat start.txt
 check "start says the timer source runs" grep -q "timer source" start.txt
-if [ -z "${EXPECT_PMU:-}" ]; then
+if [ "$EXPECT_PMU" != 1 ]; then
     check "-s auto says why it runs the timer (no usable PMU here)" \
         grep -q "timer source (auto: no usable PMU)" start.txt
 else
-    skip "-s auto says why it runs the timer" "EXPECT_PMU set: this host has a PMU"
+    check "-s timer: the timer source, as requested" \
+        grep -q "timer source (requested)" start.txt
 fi
 check "a second start fails: already running" \
     sh -c 'xl profile start 2>err.txt; [ $? -ne 0 ] && grep -q "already running" err.txt'
@@ -206,7 +221,7 @@ check "the workload's hypercalls are seen ($hcall samples under pv_hypercall)" t
 
 # A stop that cannot write its file keeps the samples in Xen; run again,
 # it saves all of them.
-xl profile start -F "$hz" > /dev/null && sleep 1
+xl profile start $src -F "$hz" > /dev/null && sleep 1
 xl profile stop --data /proc/no-such-dir/x.data > /dev/null 2> stop-fail.txt
 failrc=$?
 xl profile status > status-kept.txt
@@ -224,7 +239,7 @@ check "stop run again saves them all ($saved of $kept)" \
 
 # A ring too small for the session: samples are lost, counted exactly,
 # and the record stream says when (LOST records, in the script output).
-xl profile start -F 1000 -b 16 > /dev/null && sleep 2
+xl profile start $src -F 1000 -b 16 > /dev/null && sleep 2
 xl profile stop --data small.data > stop-small.txt 2>&1
 xl profile report -i small.data --script > small-script.txt 2>&1
 cat stop-small.txt
@@ -238,7 +253,7 @@ check "the stream's LOST records add up to them ($inscript of ${nlost:-?})" \
 
 # record: start, run a command (drained while it runs), stop, save; the
 # exit status is the command's.
-xl profile record -F "$hz" -o record.folded --data record.data -- \
+xl profile record $src -F "$hz" -o record.folded --data record.data -- \
     sh -c 'end=$(($(cut -d. -f1 /proc/uptime) + 3))
            while [ "$(cut -d. -f1 /proc/uptime)" -lt $end ]; do xl info >/dev/null; done
            exit 3' > record.txt 2>&1
@@ -255,7 +270,7 @@ check "record left no spool file and no session" \
 # on a terminal only (pty-run, built beside this job, gives it one).
 pty=$here/pty-run
 if [ -x "$pty" ]; then
-    "$pty" record-tty.txt xl profile record -F "$hz" --duration 3 \
+    "$pty" record-tty.txt xl profile record $src -F "$hz" --duration 3 \
         --data record-tty.data
     ttyrc=$?
     lines=$(tr '\r' '\n' < record-tty.txt | grep -c '^xl profile record: [0-9]* s, [0-9]* samples/s, [0-9]* lost, [0-9]* KiB pending, spool [0-9.]* MiB')
@@ -267,7 +282,7 @@ else
     skip "record --duration 3 on a terminal" "no pty-run beside the job"
     skip "the status line is cleared at the end" "no pty-run beside the job"
 fi
-xl profile record -F "$hz" --duration 2 --data record-dur.data > record-dur.txt 2> record-dur.err
+xl profile record $src -F "$hz" --duration 2 --data record-dur.data > record-dur.txt 2> record-dur.err
 durrc=$?
 cat record-dur.txt record-dur.err
 check "record --duration 2, stderr not a terminal: exit 0, saved, no status line" \
@@ -275,7 +290,7 @@ check "record --duration 2, stderr not a terminal: exit 0, saved, no status line
            ! grep -q 'samples/s' record-dur.err"
 # Without a command, until SIGINT; a second SIGINT while saving changes
 # nothing: every sample is saved.
-xl profile record -F "$hz" --data record-int.data > record-int.txt 2>&1 &
+xl profile record $src -F "$hz" --data record-int.data > record-int.txt 2>&1 &
 recpid=$!
 sleep 3
 kill -INT $recpid
@@ -288,7 +303,7 @@ isaved=$(sed -n 's/^\([0-9]*\) samples.*/\1/p' record-int.txt)
 ifile=$(xl profile report -i record-int.data --json 2>/dev/null | sed -n 's/^ *"samples": \([0-9]*\),$/\1/p' | head -n 1)
 check "record until SIGINT, SIGINT again while saving: exit 0, all saved ($isaved, file $ifile)" \
     sh -c "[ $intrc -eq 0 ] && [ '${isaved:-0}' -gt 0 ] && [ '${isaved:-x}' = '${ifile:-y}' ]"
-xl profile record -F "$hz" --data record-term.data > record-term.txt 2>&1 &
+xl profile record $src -F "$hz" --data record-term.data > record-term.txt 2>&1 &
 recpid=$!
 sleep 2
 kill -TERM $recpid
@@ -309,7 +324,7 @@ check "record: --duration with a command, or of 0 s, is refused with a message" 
 
 # record where neither the spool nor the data file can be written: no
 # sample is drained or lost; stop run again saves them all.
-xl profile record -F "$hz" --data /proc/no-such-dir/r.data -- sleep 2 \
+xl profile record $src -F "$hz" --data /proc/no-such-dir/r.data -- sleep 2 \
     > record-fail.txt 2>&1
 rfrc=$?
 kept=$(xl profile status | awk '$2 == "stopped" { s += $6 } END { print s + 0 }')
@@ -326,7 +341,7 @@ check "none was drained away: stop saves all of them ($rsaved of $kept)" \
 cpu_field() { awk -v c="$2" -v f="$3" '$1 == c { print $f }' "$1"; }
 if command -v xen-hptool >/dev/null && [ "$nr" -ge 2 ]; then
     last=$((nr - 1))
-    xl profile start -F "$hz" > /dev/null && sleep 1 &&
+    xl profile start $src -F "$hz" > /dev/null && sleep 1 &&
         xen-hptool cpu-offline "$last" > hotplug.txt 2>&1 && sleep 1
     xl profile status > status-offline.txt
     xen-hptool cpu-online "$last" >> hotplug.txt 2>&1 && sleep 1
