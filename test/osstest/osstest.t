@@ -16,6 +16,23 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 tarball=$OSSTEST_COPY/osstest-01c2f5ff.tar.xz
 work=$BUILD/osstest
 N=37
+# The virtual host runs in its own session, so that QEMU goes with it
+# whatever ends this test; the test's time goes in the timing table.
+vhost=""
+stop_vhost() {
+    [ -n "$vhost" ] || return 0
+    kill -- -"$vhost" 2>/dev/null
+    wait "$vhost" 2>/dev/null
+    vhost=""
+}
+t_start=$(date +%s%N)
+at_exit() {
+    stop_vhost
+    [ -n "${TIMING_LOG:-}" ] &&
+        awk -v ms=$(( ($(date +%s%N) - t_start) / 1000000 )) \
+            'BEGIN { printf "osstest %.3f\n", ms / 1000 }' >> "$TIMING_LOG"
+}
+trap at_exit EXIT
 plan $N
 skip_all() { for i in $(seq "$1" $N); do skip "osstest run" "$2"; done; exit 0; }
 [ -f "$tarball" ] || skip_all 1 "no osstest copy ($tarball is absent)"
@@ -103,16 +120,6 @@ extra=$work/extra
 mkdir -p "$extra/usr/sbin" "$extra/usr/lib"
 cp /usr/sbin/dropbear "$extra/usr/sbin/"
 cp /usr/lib/openssh/sftp-server "$extra/usr/lib/sftp-server"
-# The virtual host runs in its own session, so that QEMU goes with it
-# whatever ends this test.
-vhost=""
-stop_vhost() {
-    [ -n "$vhost" ] || return 0
-    kill -- -"$vhost" 2>/dev/null
-    wait "$vhost" 2>/dev/null
-    vhost=""
-}
-trap stop_vhost EXIT
 start_vhost() {    # start_vhost: boot it, wait until dom0 serves SSH
     local i
     port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
