@@ -66,11 +66,7 @@ mkdir -p "$tree/debian/patches/profile"
 } >> "$tree/debian/patches/series"
 
 # The changelog entry.
-if [ -n "${SOURCE_DATE_EPOCH:-}" ]; then
-    when=$SOURCE_DATE_EPOCH
-else
-    when=$(git -C "$top" log -1 --format=%ct 2>/dev/null || date +%s)
-fi
+when=$(source_date)
 n=$(echo "$patches" | wc -w)
 {
     echo "xen ($version) bookworm; urgency=medium"

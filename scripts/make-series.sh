@@ -16,7 +16,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 work=$out.git
 # Commits dated as this repository's last one (or SOURCE_DATE_EPOCH), so
 # that the same tree gives the same series.
-when=${SOURCE_DATE_EPOCH:-$(git -C "$top" log -1 --format=%ct 2>/dev/null || date +%s)}
+when=$(source_date)
 export GIT_AUTHOR_DATE="@$when" GIT_COMMITTER_DATE="@$when"
 author="xl profile developers <xen-devel@lists.xenproject.org>"
 g() { git -C "$work" -c user.name="xl profile developers" \
