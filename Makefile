@@ -8,13 +8,29 @@
 #   XEN_TARBALL=<file>  4.17: use this orig tarball instead of downloading it
 #   XEN_SRC=<dir>       use this Xen checkout instead (any supported version)
 #   BUILD=<dir>         build folder (default: ./build); each base builds in
-#                       BUILD/xen-<version>-x86_64/
+#                       BUILD/xen-<version>-<arch>/
+#   ARCH=arm64          Xen on Arm (base 4.22 by default), cross-built, on
+#                       the Arm virtual host; make demo ARCH=arm64
 #   CHECK_BASES=...     the bases `make check` runs the suite on (default
 #                       4.17 4.22; XEN_BASE=<base> on the command line: it)
 #   JOB=<script>        job for `make vhost` (default: test/jobs/xl-info.sh)
 
 BUILD ?= $(CURDIR)/build
-XEN_BASE ?= 4.17
+# ARCH=arm64 on the command line (or XEN_ARCH=arm64): Xen on Arm, cross-
+# built, on the Arm virtual host (qemu-system-aarch64).  An ARCH in the
+# environment is not taken: Linux's and Xen's builds use that name too.
+ifeq ($(origin ARCH),command line)
+XEN_ARCH := $(ARCH)
+endif
+XEN_ARCH ?= x86_64
+ifeq ($(filter x86_64 arm64,$(XEN_ARCH)),)
+$(error ARCH=$(XEN_ARCH): expected x86_64 (the default) or arm64)
+endif
+# Xen on Arm is built from 4.22 (and staging): 4.17 has no Arm series.
+XEN_BASE ?= $(if $(filter arm64,$(XEN_ARCH)),4.22,4.17)
+ifeq ($(XEN_ARCH)-$(XEN_BASE),arm64-4.17)
+$(error ARCH=arm64: Xen on Arm needs XEN_BASE=4.22 or staging (docs/misc/xl-profile-arm.md))
+endif
 SHARED_XEN ?= $(CURDIR)/../shared/xen
 XEN_DEB_VERSION := 4.17.5+72-g01140da4e8-1
 DEB_TARBALL := $(BUILD)/dl/xen_4.17.5+72-g01140da4e8.orig.tar.xz
@@ -43,10 +59,13 @@ TARBALL := $(or $(firstword $(wildcard $(SHARED_XEN)/xen-staging-*.tar.xz)),$(SH
 else
 $(error XEN_BASE=$(XEN_BASE): expected 4.17 (the default), 4.22 or staging, or XEN_SRC=<dir>)
 endif
-BASE_BUILD := $(BUILD)/xen-$(BASE)-x86_64
+BASE_BUILD := $(BUILD)/xen-$(BASE)-$(XEN_ARCH)
 SRC := $(BASE_BUILD)/xen
 DIST := $(BASE_BUILD)/dist
-KERNEL := $(BUILD)/kernel
+KERNEL := $(BUILD)/kernel$(if $(filter arm64,$(XEN_ARCH)),-arm64)
+SYSROOT := $(BUILD)/arm64-sysroot
+# The name of this base and arch in the timing table.
+LABEL := $(BASE)$(if $(filter arm64,$(XEN_ARCH)),-arm64)
 TIMING := $(BUILD)/timing.log
 STAGE := scripts/stage.sh $(TIMING)
 JOB ?= test/jobs/xl-info.sh
@@ -61,14 +80,14 @@ BUILD_TESTS := $(sort $(wildcard test/build/*.t))
 OSSTEST_TESTS := $(sort $(wildcard test/osstest/*.t))
 
 export BUILD XEN_DEB_VERSION XEN_SRC XEN_TARBALL XEN_DEBIAN_TARBALL XEN_BASE \
-	SHARED_XEN
+	SHARED_XEN XEN_ARCH SYSROOT
 export TIMING_LOG := $(TIMING)
 export KERNEL_DIR := $(KERNEL)
 export TOP_BUILD := $(BUILD)
 
 # One heavy build at a time: each stage runs make -j2 itself.
 .NOTPARALLEL:
-.PHONY: all deps fetch prepare xen tools kernel build check check-unit \
+.PHONY: all deps fetch prepare xen tools sysroot kernel build check check-unit \
 	demo vhost bench bench-compare fuzz series check-series debball debian-source \
 	debian-packages clean \
 	distclean
@@ -89,16 +108,24 @@ endif
 endif
 
 prepare: fetch
-	@$(STAGE) $(BASE)/prepare scripts/prepare.sh $(TARBALL) $(SRC)
+	@$(STAGE) $(LABEL)/prepare scripts/prepare.sh $(TARBALL) $(SRC)
 
 xen: prepare
-	@$(STAGE) $(BASE)/hypervisor scripts/build-xen.sh $(SRC)
+	@$(STAGE) $(LABEL)/hypervisor scripts/build-xen.sh $(SRC)
 
+ifeq ($(XEN_ARCH),arm64)
+tools: prepare sysroot
+else
 tools: prepare
-	@$(STAGE) $(BASE)/tools scripts/build-tools.sh $(SRC) $(DIST)
+endif
+	@$(STAGE) $(LABEL)/tools scripts/build-tools.sh $(SRC) $(DIST)
+
+# The arm64 libraries of the cross-built toolstack and of the Arm dom0.
+sysroot:
+	@BUILD=$(BUILD) $(STAGE) download scripts/arm64-sysroot.sh $(SYSROOT)
 
 kernel:
-	@BUILD=$(BUILD) $(STAGE) kernel test/vhost/fetch-kernel.sh $(KERNEL)
+	@BUILD=$(BUILD) KARCH=$(XEN_ARCH) $(STAGE) kernel test/vhost/fetch-kernel.sh $(KERNEL)
 
 build: xen tools kernel
 
@@ -114,26 +141,58 @@ check-unit: deps fetch $(RUN_TESTS)
 # ../shared/xen/: without it they are left out, and said so).
 AVAIL_BASES = $(foreach b,$(CHECK_BASES),$(if $(filter 4.17,$(b)),$(b),$(if $(wildcard $(SHARED_XEN)/xen-$(if $(filter staging,$(b)),staging-*,$(b).0).tar.xz),$(b))))
 
+# Xen on Arm in `make check`: the 4.22 base cross-built for arm64 and the
+# Arm virtual host's tests (test/arm/), when 4.22 is checked and
+# qemu-system-aarch64 is here (make deps installs it).
+ARM_TESTS := $(sort $(wildcard test/arm/*.t))
+ARM_QEMU := $(shell command -v qemu-system-aarch64 2>/dev/null)
+ARM_CHECK = $(if $(ARM_QEMU),$(filter 4.22,$(AVAIL_BASES)))
+ARM_ENV = --env BUILD=$(BUILD)/xen-4.22-arm64 --env XEN_ARCH=arm64 \
+	--env SYSROOT=$(SYSROOT) --env KERNEL_DIR=$(BUILD)/kernel-arm64 \
+	--env HOST_DIST=$(BUILD)/xen-4.22-x86_64/dist --env TIMING_PREFIX=4.22-arm64/
+
 # Everything: unit tests once, then for each base its builds and every
-# virtual-host test; the flame graph in a browser.
+# virtual-host test; Xen on Arm on its virtual host; the flame graph in a
+# browser.
 check: deps
 	@rm -f $(TIMING)
 	@for b in $(filter-out $(AVAIL_BASES),$(CHECK_BASES)); do \
 	    echo "skip: XEN_BASE=$$b: its source is not in $(SHARED_XEN)/"; done
+	@$(if $(ARM_CHECK),,echo "skip: Xen on Arm: $(if $(ARM_QEMU),XEN_BASE 4.22 is not checked,qemu-system-aarch64 is not installed)")
 	@for b in $(AVAIL_BASES); do \
 	    $(MAKE) --no-print-directory build XEN_BASE=$$b XEN_SRC= || exit 1; done
+	@$(if $(ARM_CHECK),$(MAKE) --no-print-directory build ARCH=arm64 XEN_BASE=4.22 XEN_SRC=)
 	@$(MAKE) --no-print-directory $(RUN_TESTS)
 	@BUILD=$(BUILD) $(STAGE) tests $(RUN_TESTS) --summary $(BUILD)/summary \
 		$(UNIT_TESTS) $(BROWSER_TESTS) \
 		$(foreach b,$(AVAIL_BASES),--env BUILD=$(BUILD)/xen-$(b)-x86_64 \
 		    --env TIMING_PREFIX=$(b)/ $(BUILD_TESTS) $(VHOST_TESTS) \
-		    $(if $(filter $(b),$(firstword $(AVAIL_BASES))),$(OSSTEST_TESTS))); rc=$$?; \
+		    $(if $(filter $(b),$(firstword $(AVAIL_BASES))),$(OSSTEST_TESTS))) \
+		$(if $(ARM_CHECK),$(ARM_ENV) $(ARM_TESTS)); rc=$$?; \
 	scripts/timing-report.sh $(TIMING); cat $(BUILD)/summary; exit $$rc
 
 # The main job on the virtual host: profile Xen with `xl profile` while
 # dom0 makes hypercalls and a PV domU is created and destroyed, then print
 # the hottest stacks.  The results (data file, folded stacks, status, xl
 # dmesg) are copied to $(BASE_BUILD)/demo/results.
+#
+# ARCH=arm64: Xen on Arm on the Arm virtual host, sampled by its PMUv3
+# source (profile-pmu.sh); the report and flame graph are made with the
+# x86_64 build's xenprofile, on this machine.
+ifeq ($(XEN_ARCH),arm64)
+demo: deps
+	@rm -f $(TIMING)
+	@$(MAKE) --no-print-directory build
+	@$(MAKE) --no-print-directory tools ARCH=x86_64
+	@BUILD=$(BASE_BUILD) test/vhost/vhost.sh $(BASE_BUILD)/demo \
+		$(DIST)/usr/lib/xen/profile/profile-pmu.sh \
+		$(DIST)/usr/lib/xen/profile/tap.sh; rc=$$?; \
+	r=$(BASE_BUILD)/demo/results; cp $$r/pmu.data $$r/xenprofile.data && \
+	cp $$r/pmu.folded $$r/out.folded; \
+	TITLE="Xen $(BASE) on Arm (QEMU virt, TCG): xl profile -s pmu -F 997" \
+	scripts/demo-report.sh $$r $(BUILD)/xen-$(BASE)-x86_64/dist || rc=1; \
+	scripts/timing-report.sh $(TIMING); exit $$rc
+else
 demo: deps
 	@rm -f $(TIMING)
 	@$(MAKE) --no-print-directory build
@@ -142,6 +201,7 @@ demo: deps
 		$(DIST)/usr/lib/xen/profile/tap.sh; rc=$$?; \
 	scripts/demo-report.sh $(BASE_BUILD)/demo/results $(DIST) || rc=1; \
 	scripts/timing-report.sh $(TIMING); exit $$rc
+endif
 
 # Speed and memory of libxenprofile on a synthetic 1M-sample profile:
 # printed, never asserted.
@@ -182,14 +242,14 @@ series: fetch
 
 # Build the hypervisor and the toolstack after each patch of the series.
 check-series: series
-	@$(STAGE) $(BASE)/check-series scripts/check-series.sh $(BUILD)/series
+	@$(STAGE) $(LABEL)/check-series scripts/check-series.sh $(BUILD)/series
 
 # Any job on the virtual host: make vhost JOB=test/jobs/foo.sh
 vhost: build
 	BUILD=$(BASE_BUILD) test/vhost/vhost.sh $(BASE_BUILD)/vhost/job $(JOB)
 
 clean:
-	rm -rf $(BUILD)/xen-*-x86_64 $(BUILD)/xen $(BUILD)/xen.state \
+	rm -rf $(BUILD)/xen-*-x86_64 $(BUILD)/xen-*-arm64 $(BUILD)/xen $(BUILD)/xen.state \
 		$(BUILD)/dist $(BUILD)/vhost $(BUILD)/demo $(RUN_TESTS)
 
 distclean:

@@ -8,6 +8,8 @@
 # The sources are the Debian bookworm entries of the machine's own apt
 # configuration (deb and deb-src), so no mirror is named here.  Set
 # DEBIAN_MIRROR=<uri> to use another mirror for all suites instead.
+# APT_FOREIGN=arm64: that architecture's packages too (downloads only:
+# the machine's dpkg is never told of it).
 set -euo pipefail
 
 dir=$1
@@ -93,4 +95,7 @@ APT::Sandbox::User "root";
 APT::Architecture "amd64";
 Acquire::Languages "none";
 EOC
+if [ -n "${APT_FOREIGN:-}" ]; then
+    echo "APT::Architectures { \"amd64\"; \"$APT_FOREIGN\"; };" >> "$dir/apt.conf"
+fi
 echo "$dir/apt.conf"

@@ -11,7 +11,9 @@ pkgs="build-essential python3-dev uuid-dev libncurses-dev libyajl-dev
       qemu-system-x86 busybox-static cpio xz-utils checkpolicy chromium
       clang libclang-rt-14-dev golang-go quilt
       libdbi-perl libdbd-sqlite3-perl tclx8.4 libsqlite3-tcl sqlite3
-      dropbear-bin openssh-sftp-server openssh-client"
+      dropbear-bin openssh-sftp-server openssh-client
+      qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+      device-tree-compiler"
 missing=""
 # Node.js and npm may come from another repository than Debian's (whose
 # npm package would conflict): only ask for them when the commands are

@@ -56,9 +56,12 @@ while read -r p; do
     n=$((n + 1))
 done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "patches/$dir/series")
 
-# Every new file must have gone into some commit.
+# Every new file must have gone into some commit, but those the files
+# list says this series does not use ("unused <paths>").
+unused=$(awk '$1 == "unused" { $1 = ""; print }' "patches/$dir/files")
+skip=$(git ls-files -- ${unused:-/dev/null} 2>/dev/null || true)
 left=$(git ls-files -- xen tools docs | while read -r f; do
-           [ -e "$work/$f" ] || echo "$f"; done)
+           [ -e "$work/$f" ] || grep -qxF -- "$f" <<<"$skip" || echo "$f"; done)
 [ -z "$left" ] || { echo "error: not in any commit (patches/$dir/files): $left" >&2; exit 1; }
 
 # The CHANGELOG entry, under the first "### Added" of this tree's file,

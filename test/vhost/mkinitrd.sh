@@ -8,7 +8,8 @@
 # carries a PV domU: /boot/domu/vmlinux (KERNELDIR's kernel) and
 # /boot/domu/initrd.cpio (busybox and domu-init).  VHOST_EXTRA=<dir>: a
 # tree copied over the root first (e.g. an SSH server: its libraries are
-# found as the toolstack's are).
+# found as the toolstack's are).  XEN_ARCH=arm64: an arm64 dom0, whose
+# busybox and libraries come from SYSROOT (scripts/arm64-sysroot.sh).
 set -euo pipefail
 
 out=$1 dist=$2 kdir=$3 job=$4
@@ -16,12 +17,18 @@ shift 4
 here=$(cd "$(dirname "$0")" && pwd)
 stage=$out.d
 rm -rf "$stage"
-mkdir -p "$stage"/{bin,sbin,etc,proc,sys,dev,run,tmp,job,lib64,lib/x86_64-linux-gnu}
+arch=${XEN_ARCH:-x86_64}
+case $arch in
+x86_64) triplet=x86_64-linux-gnu bb=$(command -v busybox || echo /bin/busybox) ;;
+arm64) triplet=aarch64-linux-gnu bb=${SYSROOT:?mkinitrd.sh: arm64 needs SYSROOT}/bin/busybox ;;
+*) echo "error: XEN_ARCH=$arch: expected x86_64 or arm64" >&2; exit 2 ;;
+esac
+mkdir -p "$stage"/{bin,sbin,etc,proc,sys,dev,run,tmp,job,lib64,lib/$triplet}
 mkdir -p "$stage/var" && ln -s ../run "$stage/var/run"
 
-bb=$(command -v busybox || echo /bin/busybox)
 cp "$bb" "$stage/bin/busybox"
-for a in $("$bb" --list); do
+# The applets of the build machine's busybox (the same Debian version).
+for a in $(busybox --list 2>/dev/null || /bin/busybox --list); do
     [ -e "$stage/bin/$a" ] || ln -s busybox "$stage/bin/$a"
 done
 
@@ -35,6 +42,7 @@ if [ -n "${VHOST_EXTRA:-}" ]; then
     tar -C "$VHOST_EXTRA" -cf - . | tar -C "$stage" -xf -
 fi
 
+if [ "$arch" = x86_64 ]; then
 # Shared libraries from the build machine that those binaries need, plus
 # libgcc_s, which glibc dlopen()s for pthread_cancel (ldd cannot see it).
 # (ldd fails on the scripts among them, e.g. the installed host jobs.)
@@ -48,10 +56,38 @@ for l in $libs $gcc_s; do
     cp -L "$l" "$stage/lib/x86_64-linux-gnu/"
 done
 cp -L /lib64/ld-linux-x86-64.so.2 "$stage/lib64/"
+else
+# arm64: ldd cannot run the binaries; follow their DT_NEEDED entries
+# (readelf) through the sysroot instead, and take libgcc_s as above.
+sys=$SYSROOT/lib/$triplet
+need() { readelf -d "$1" 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'; }
+todo=$(find "$stage/usr" -type f \( -perm -u+x -o -name '*.so*' \))
+declare -A seen
+while [ -n "$todo" ]; do
+    next=""
+    for f in $todo; do
+        for n in $(need "$f"); do
+            [ -n "${seen[$n]:-}" ] && continue
+            seen[$n]=1
+            [ -e "$stage/usr/lib/$n" ] && continue     # the toolstack's own
+            l=$sys/$n
+            [ -e "$l" ] || l=$SYSROOT/usr/lib/$triplet/$n
+            [ -e "$l" ] || { echo "error: $n (of ${f#$stage}) not in $SYSROOT" >&2; exit 1; }
+            cp -L "$l" "$stage/lib/$triplet/"
+            next="$next $stage/lib/$triplet/$n"
+        done
+    done
+    todo=$next
+done
+cp -L "$sys/libgcc_s.so.1" "$stage/lib/$triplet/"
+cp -L "$sys/ld-linux-aarch64.so.1" "$stage/lib/"
+fi
 # The loader's cache, for processes without dom0-init's LD_LIBRARY_PATH
 # (e.g. SSH sessions).
-printf '/usr/lib\n/lib/x86_64-linux-gnu\n' > "$stage/etc/ld.so.conf"
-ldconfig -r "$stage" 2>/dev/null || echo "mkinitrd: no ld.so.cache (ldconfig -r needs root)" >&2
+printf '/usr/lib\n/lib/%s\n' "$triplet" > "$stage/etc/ld.so.conf"
+if [ "$arch" = x86_64 ]; then
+    ldconfig -r "$stage" 2>/dev/null || echo "mkinitrd: no ld.so.cache (ldconfig -r needs root)" >&2
+fi
 
 release=$(cat "$kdir/release")
 mkdir -p "$stage/lib/modules/$release"

@@ -3,6 +3,12 @@
 """Boot Xen + dom0 in QEMU (TCG), run a job in dom0, collect its results.
 
 usage: run.py --xen XEN --kernel VMLINUX --initrd CPIO --out DIR [--timeout S]
+             [--arch x86_64|arm64]
+
+x86_64: qemu-system-x86_64 with SVM, Xen booted by multiboot.  arm64:
+qemu-system-aarch64's virt board with EL2 and GICv3, a Cortex-A57 (PMUv3,
+whose overflow interrupt QEMU emulates), dom0's kernel and initramfs
+loaded by -device guest-loader, the results disk on virtio-mmio.
 
 The serial console goes to DIR/console.log, each line stamped with the
 seconds since QEMU started.  The job's own output (between the VHOST job
@@ -50,12 +56,15 @@ def parse_args():
                    help="give dom0 a NIC (QEMU user networking, restricted:"
                         " no way out) with this port of 127.0.0.1 forwarded"
                         " to its port 22")
+    p.add_argument("--arch", choices=("x86_64", "arm64"), default="x86_64")
     p.add_argument("--quiet", action="store_true",
                    help="do not echo the job's output")
     return p.parse_args()
 
 
 def qemu_cmd(a, disk):
+    if a.arch == "arm64":
+        return qemu_cmd_arm64(a, disk)
     xen_args = ("console=com1 com1=115200,8n1 dom0_mem=1024M,max:1024M "
                 "dom0_max_vcpus=%d loglvl=all guest_loglvl=all noreboot %s"
                 % (a.smp, a.xen_args))
@@ -70,6 +79,32 @@ def qemu_cmd(a, disk):
             "-drive", "file=%s,format=raw,if=none,id=res" % disk,
             "-device", "virtio-blk-pci,drive=res,disable-legacy=on,"
                        "iommu_platform=on"] + net_args(a)
+
+
+# Where -device guest-loader puts dom0's kernel and initramfs in the virt
+# board's RAM (from 0x40000000): above Xen (0x40200000) and the device
+# tree QEMU writes at 0x48000000.
+ARM_KERNEL_ADDR = 0x49000000
+ARM_INITRD_ADDR = 0x50000000
+
+
+def qemu_cmd_arm64(a, disk):
+    xen_args = ("console=dtuart dom0_mem=1024M,max:1024M dom0_max_vcpus=%d "
+                "loglvl=all guest_loglvl=all %s" % (a.smp, a.xen_args))
+    if a.module:
+        raise SystemExit("run.py: --module is not supported with --arch arm64")
+    return ["qemu-system-aarch64", "-accel", "tcg",
+            "-M", "virt,virtualization=on,gic-version=3",
+            "-cpu", "cortex-a57", "-m", str(a.mem), "-smp", str(a.smp),
+            "-nographic", "-no-reboot", "-monitor", "none",
+            "-kernel", a.xen, "-append", xen_args.strip(),
+            "-device", "guest-loader,addr=0x%x,kernel=%s,bootargs=%s"
+            % (ARM_KERNEL_ADDR, a.kernel.replace(",", ",,"),
+               "console=hvc0 earlycon=xen rdinit=/init"),
+            "-device", "guest-loader,addr=0x%x,initrd=%s"
+            % (ARM_INITRD_ADDR, a.initrd.replace(",", ",,")),
+            "-drive", "file=%s,format=raw,if=none,id=res" % disk,
+            "-device", "virtio-blk-device,drive=res", "-nic", "none"]
 
 
 def net_args(a):

@@ -5,7 +5,8 @@
 # beside it) in dom0 of the virtual host built in $BUILD.  The job's
 # artifacts land in OUTDIR/results, the console in OUTDIR/console.log.
 # XEN_IMAGE=<file> boots another hypervisor than $BUILD's; the dom0
-# kernel is in ${KERNEL_DIR:-$BUILD/kernel}.
+# kernel is in ${KERNEL_DIR:-$BUILD/kernel}.  XEN_ARCH=arm64: the Arm
+# virtual host (qemu-system-aarch64), with dom0's libraries from SYSROOT.
 # Exit status: see run.py.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,6 +28,7 @@ done
 rm -rf "$out"
 mkdir -p "$out"
 [ -n "${TIMING_LOG:-}" ] && opts+=(--timing "$TIMING_LOG")
+[ "${XEN_ARCH:-x86_64}" = arm64 ] && opts+=(--arch arm64)
 start=$(date +%s%N)
 "$here/mkinitrd.sh" "$out/initrd.cpio" "$BUILD/dist" "$kdir" "$job" "$@"
 [ -n "${TIMING_LOG:-}" ] &&

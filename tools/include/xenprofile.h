@@ -142,6 +142,7 @@ struct xenprof_meta {
     uint64_t start_tsc, stop_tsc;
     uint32_t record_version;        /* of the records; 0 (unknown): 1 */
     uint32_t event;                 /* XENPROF_EVENT_* of the PMU source */
+    char arch[16];                  /* Xen's: "x86_64", "aarch64"; "" unknown */
 };
 
 /* A whole profile, as saved in a data file. */

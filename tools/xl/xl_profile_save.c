@@ -43,6 +43,11 @@ static int fill_meta(struct xenprof_data *d, const libxl_profile_status *st,
              vi->xen_version_extra ? vi->xen_version_extra : "");
     snprintf(m->build_id, sizeof(m->build_id), "%s",
              vi->build_id ? vi->build_id : "");
+    /* Xen's architecture: its first capability, "xen-3.0-<arch>". */
+    if (vi->capabilities && !strncmp(vi->capabilities, "xen-3.0-", 8))
+        snprintf(m->arch, sizeof(m->arch), "%.*s",
+                 (int)strcspn(vi->capabilities + 8, " "),
+                 vi->capabilities + 8);
     if (!uname(&u))
         snprintf(m->hostname, sizeof(m->hostname), "%.*s",
                  (int)sizeof(m->hostname) - 1, u.nodename);

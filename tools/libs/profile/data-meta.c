@@ -32,6 +32,7 @@ static const struct meta_field fields[] = {
     U64(nr_host_cpus), U64(source), STR(source_reason), U64(frequency),
     U64(max_depth), U64(period), U64(start_time_ns), U64(stop_time_ns),
     U64(start_tsc), U64(stop_tsc), U64(record_version), U64(event),
+    STR(arch),
 };
 
 #define NR_FIELDS (sizeof(fields) / sizeof(fields[0]))

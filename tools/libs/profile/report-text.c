@@ -26,6 +26,11 @@ static void text_header(const struct rep *r)
     put_text(r->out, m->hostname[0] ? m->hostname : "?");
     fprintf(r->out, ", Xen ");
     put_text(r->out, m->xen_version[0] ? m->xen_version : "?");
+    if ( m->arch[0] )
+    {
+        fprintf(r->out, " on ");
+        put_text(r->out, m->arch);
+    }
     fprintf(r->out, ", build-id ");
     put_text(r->out, m->build_id[0] ? m->build_id : "?");
     fprintf(r->out, "\n# Source:   %s", xenprof_priv_rep_source(m->source));

@@ -67,6 +67,7 @@ struct cpu_info {
 
 /* The headers under test, copied without their #include lines. */
 #include "ring.h"
+#include "profile-unwind.h"
 #include "unwind.h"
 
 #endif /* TEST_PROFILE_EMUL_H */

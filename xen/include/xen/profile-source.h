@@ -69,6 +69,18 @@ void profile_sample_lost(void);
  */
 bool profile_timer_due(void);
 
+/*
+ * Frequency mode of a PMU source, as Linux perf: the next period from the
+ * events counted (period) over elapsed ticks of a clock of clock_khz,
+ * through a low-pass filter (1/8 of the error per overflow), within
+ * [min, max]: on a pCPU that is mostly idle the events are few, and an
+ * unbounded period would shrink until the counter overflows again inside
+ * its own interrupt.
+ */
+uint64_t profile_next_period(uint64_t period, uint64_t elapsed,
+                             uint64_t clock_khz, unsigned int frequency,
+                             uint64_t min, uint64_t max);
+
 /* The PMU source of this architecture, or NULL when it has none. */
 const struct profile_source *arch_profile_pmu_source(void);
 

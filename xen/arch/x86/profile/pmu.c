@@ -15,6 +15,7 @@
 #include <xen/errno.h>
 #include <xen/kernel.h>
 #include <xen/lib.h>
+#include <xen/profile-source.h>
 #include <xen/types.h>
 #include <public/profilectl.h>
 
@@ -513,37 +514,6 @@ uint64_t pmu_next_period(uint64_t period, uint64_t elapsed,
                          uint64_t tsc_khz, unsigned int frequency,
                          uint64_t max)
 {
-    uint64_t target, desired, events = period;
-    int64_t delta;
-
-    if ( !elapsed || !tsc_khz || !frequency )
-        return period;
-
-    /* TSC ticks that one sample should take at frequency Hz. */
-    target = tsc_khz * 1000 / frequency;
-    /* Keep the products below 2^64: scale events/elapsed down alike. */
-    while ( elapsed > 0xffffffffULL || target > 0xffffffffULL )
-    {
-        if ( elapsed > 0xffffffffULL )
-        {
-            elapsed >>= 1;
-            events >>= 1;
-        }
-        else
-        {
-            target >>= 1;
-            elapsed >>= 1;
-            if ( !elapsed )
-                elapsed = 1;
-        }
-    }
-    /* desired = events * target / elapsed, without overflow. */
-    desired = (events / elapsed) * target +
-              (events % elapsed) * target / elapsed;
-
-    /* Low-pass: move 1/8 of the way, as perf_adjust_period() does. */
-    delta = (int64_t)(desired - period) / 8;
-    period += delta;
-
-    return period < PMU_MIN_PERIOD ? PMU_MIN_PERIOD : min(period, max);
+    return profile_next_period(period, elapsed, tsc_khz, frequency,
+                               PMU_MIN_PERIOD, max);
 }

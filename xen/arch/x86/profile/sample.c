@@ -17,6 +17,7 @@
 #include <xen/kernel.h>
 #include <xen/profile.h>
 #include <xen/profile-source.h>
+#include <xen/profile-unwind.h>
 #include <xen/rcupdate.h>
 #include <xen/sched.h>
 #include <xen/smp.h>
@@ -47,23 +48,6 @@ void noreturn cf_check continue_pv_domain(void);
 /* Where walks end: written before a session starts, read by samples. */
 static struct profile_unwind_roots roots;
 
-/* Add function fn (its start address) to the roots, once. */
-static void add_root(unsigned long fn)
-{
-    char name[KSYM_NAME_LEN + 1];
-    unsigned long size, offset;
-    unsigned int i, nr = roots.nr;
-
-    if ( !fn || nr == PROFILE_UNWIND_MAX_ROOTS )
-        return;
-    for ( i = 0; i < nr; i++ )
-        if ( roots.root[i].start == fn )
-            return;
-    if ( !symbols_lookup(fn, &size, &offset, name) || offset || !size )
-        return;
-    profile_unwind_add_root(&roots, fn, fn + size);
-}
-
 /*
  * Functions a fresh stack is entered with, wherever a domain of that kind
  * exists yet or not: reset_stack_and_call_ind() tails and
@@ -77,45 +61,29 @@ static const char *const root_names[] = {
 static void add_named_roots(void)
 {
     static bool done;
-    char name[KSYM_NAME_LEN + 1], type;
-    uint32_t symnum = 0, next;
-    unsigned long addr;
-    const char *base;
-    unsigned int i;
 
     if ( done )
         return;
     done = true;
     profile_unwind_roots_init(&roots, (unsigned long)_stext,
                               (unsigned long)_etext - (unsigned long)_stext);
-    for ( ; ; )
-    {
-        next = symnum;
-        if ( xensyms_read(&next, &type, &addr, name) || next == symnum )
-            break;
-        symnum = next;
-        /* Local symbols are "file#name". */
-        base = strchr(name, '#');
-        base = base ? base + 1 : name;
-        for ( i = 0; i < ARRAY_SIZE(root_names); i++ )
-            if ( !strcmp(base, root_names[i]) )
-                add_root(addr);
-    }
+    profile_add_named_roots(&roots, root_names, ARRAY_SIZE(root_names));
 }
 
 void arch_profile_prepare(void)
 {
-    const struct domain *d;
+    const struct domain *d = idle_vcpu[0]->domain;
 
     add_named_roots();
-    add_root((unsigned long)idle_vcpu[0]->domain->arch.ctxt_switch->tail);
+    profile_add_root(&roots, (unsigned long)d->arch.ctxt_switch->tail);
 #ifdef CONFIG_PV
-    add_root((unsigned long)continue_pv_domain);
+    profile_add_root(&roots, (unsigned long)continue_pv_domain);
 #endif
     rcu_read_lock(&domlist_read_lock);
     for_each_domain ( d )
         if ( d->arch.ctxt_switch )
-            add_root((unsigned long)d->arch.ctxt_switch->tail);
+            profile_add_root(&roots,
+                             (unsigned long)d->arch.ctxt_switch->tail);
     rcu_read_unlock(&domlist_read_lock);
 }
 

@@ -19,6 +19,7 @@
  * same source is tested in userspace on synthetic and mapped stacks.
  */
 #include <xen/lib.h>
+#include <xen/profile-unwind.h>
 #include <xen/string.h>
 #include <xen/types.h>
 #include <asm/atomic.h>
@@ -121,97 +122,10 @@ static always_inline unsigned int read_frame(unsigned long *next,
     return 0;
 }
 
-/*
- * The roots of a walk, their index read once (into locals: the stores of
- * the walk could alias the table, which would make the compiler read the
- * index again for every frame).
- */
-struct roots_view {
-    const struct profile_unwind_roots *r;
-    unsigned long base, span;
-    unsigned int shift;
-    uint64_t map;
-};
-
-static always_inline void view_roots(struct roots_view *v,
-                                     const struct profile_unwind_roots *r)
-{
-    v->r = r;
-    v->base = r ? r->base : 0;
-    v->span = r ? r->span : 0;
-    v->shift = r ? r->shift & 63 : 0;   /* a shift must stay below 64 */
-    v->map = r ? r->map : 0;
-}
-
-/* Is the instruction at ip in one of the roots? */
-static always_inline bool in_root(unsigned long ip,
-                                  const struct roots_view *v)
-{
-    unsigned long off = ip - v->base;
-    unsigned int i, nr;
-
-    if ( !v->r )
-        return false;
-    /*
-     * Most addresses are in no root's chunk of the text: one test.  (The
-     * masks keep both shifts below 64 whatever was read.)
-     */
-    if ( v->span &&
-         (off >= v->span || !((v->map >> ((off >> v->shift) & 63)) & 1)) )
-        return false;
-    /* The count, then the entries it covers (written in that order). */
-    nr = read_atomic(&v->r->nr);
-    smp_rmb();
-    if ( nr > PROFILE_UNWIND_MAX_ROOTS )
-        nr = PROFILE_UNWIND_MAX_ROOTS;
-    for ( i = 0; i < nr; i++ )
-        if ( ip >= v->r->root[i].start && ip < v->r->root[i].end )
-            return true;
-    return false;
-}
-
-void profile_unwind_roots_init(struct profile_unwind_roots *r,
-                               unsigned long base, unsigned long size)
-{
-    unsigned int shift = 0;
-
-    while ( size && ((size - 1) >> shift) >= 64 )
-        shift++;
-    memset(r, 0, sizeof(*r));
-    r->base = base;
-    r->shift = shift;
-    r->span = size;
-}
-
-bool profile_unwind_add_root(struct profile_unwind_roots *r,
-                             unsigned long start, unsigned long end)
-{
-    unsigned int nr = r->nr;
-    unsigned long first = start - r->base, last = end - 1 - r->base, c;
-    uint64_t map = r->map;
-
-    if ( nr == PROFILE_UNWIND_MAX_ROOTS )
-        return false;
-    r->root[nr].start = start;
-    r->root[nr].end = end;
-    if ( first >= r->span || last >= r->span )
-        write_atomic(&r->span, 0UL);    /* outside the index: compare all */
-    else
-    {
-        for ( c = first >> r->shift; c <= last >> r->shift; c++ )
-            map |= 1ULL << c;
-        write_atomic(&r->map, map);
-    }
-    /* A sample may read the table: the entry and its bits before the count. */
-    smp_wmb();
-    write_atomic(&r->nr, nr + 1);
-    return true;
-}
-
 /* profile_unwind() with the roots' view of the caller. */
 static always_inline unsigned int unwind(unsigned long bp, unsigned long low,
                                          unsigned long end,
-                                         const struct roots_view *v,
+                                         const struct profile_roots_view *v,
                                          uint64_t *ips, unsigned int max,
                                          unsigned int *flags)
 {
@@ -233,7 +147,7 @@ static always_inline unsigned int unwind(unsigned long bp, unsigned long low,
          * Above a root is only what the stack held before it was reset.
          * addr is a return address: the call is the byte before it.
          */
-        if ( in_root(addr - 1, v) )
+        if ( profile_in_root(addr - 1, v) )
             return n;
         /*
          * Strictly upwards, past the frame just read (all of it, for an
@@ -260,9 +174,9 @@ unsigned int profile_unwind(unsigned long bp, unsigned long low,
                             uint64_t *ips, unsigned int max,
                             unsigned int *flags)
 {
-    struct roots_view v;
+    struct profile_roots_view v;
 
-    view_roots(&v, roots);
+    profile_view_roots(&v, roots);
     return unwind(bp, low, end, &v, ips, max, flags);
 }
 
@@ -273,16 +187,16 @@ unsigned int profile_walk(unsigned long ip, unsigned long sp,
                           unsigned int *flags)
 {
     unsigned long end;
-    struct roots_view v;
+    struct profile_roots_view v;
 
-    view_roots(&v, roots);
+    profile_view_roots(&v, roots);
     if ( !profile_stack_bounds(sp, base, &end) )
     {
         *flags |= XEN_PROFILE_F_NO_STACK;
         return 0;
     }
     /* Interrupted in a root itself: nothing above it but stale frames. */
-    if ( in_root(ip, &v) )
+    if ( profile_in_root(ip, &v) )
         return 0;
     return unwind(bp, sp, end, &v, ips, max, flags);
 }

@@ -2,6 +2,7 @@
 #ifndef __X86_PROFILE_UNWIND_H__
 #define __X86_PROFILE_UNWIND_H__
 
+#include <xen/profile-unwind.h>
 #include <xen/types.h>
 
 /*
@@ -18,43 +19,6 @@
  */
 bool profile_stack_bounds(unsigned long sp, unsigned long base,
                           unsigned long *end);
-
-/*
- * Functions entered on a freshly reset stack (reset_stack_and_jump() and
- * reset_stack_and_call_ind() targets: idle_loop(), the context switch
- * tails), as (start, end] ranges of return addresses into them.  Above
- * their frame a stack holds only what it held before it was reset.
- */
-#define PROFILE_UNWIND_MAX_ROOTS 8
-
-/*
- * Every return address of a walk is checked against the roots: an index
- * of the text [base, base + span) in 64 chunks of 1 << shift bytes, map
- * with the bit of each chunk a root overlaps, answers "in no root" for
- * most addresses with one test.  span 0: no index, every root is
- * compared (a table initialised by hand, or a root outside the text).
- */
-struct profile_unwind_roots {
-    unsigned int nr;
-    struct {
-        unsigned long start, end;
-    } root[PROFILE_UNWIND_MAX_ROOTS];
-    unsigned long base, span;
-    unsigned int shift;
-    uint64_t map;
-};
-
-/* An empty table, indexing the text [base, base + size). */
-void profile_unwind_roots_init(struct profile_unwind_roots *r,
-                               unsigned long base, unsigned long size);
-
-/*
- * Add the root [start, end) (not there yet; start < end) for the samples
- * that may read the table meanwhile: its entry and index bits before the
- * count.  False when the table is full.
- */
-bool profile_unwind_add_root(struct profile_unwind_roots *r,
-                             unsigned long start, unsigned long end);
 
 /*
  * Walk Xen's frame-pointer chain from frame pointer bp, reading only words

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * sample.h: taking a sample of an interrupted Arm context (sample.c), for
+ * the sources of this architecture: the hypervisor timer interrupt hook
+ * and the PMU overflow interrupt (pmu.c).
+ */
+#ifndef __ARM_PROFILE_SAMPLE_H__
+#define __ARM_PROFILE_SAMPLE_H__
+
+struct cpu_user_regs;
+
+/*
+ * Take one sample of regs on this pCPU, if it is sampling: build its
+ * record and commit it (xen/profile-source.h).  IRQ context.
+ */
+void arm_profile_sample(const struct cpu_user_regs *regs);
+
+#endif /* __ARM_PROFILE_SAMPLE_H__ */
+
+/*
+ * Local variables:
+ * mode: C
+ * c-file-style: "BSD"
+ * c-basic-offset: 4
+ * tab-width: 4
+ * indent-tabs-mode: nil
+ * End:
+ */

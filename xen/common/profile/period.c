@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * period.c: the frequency mode of the PMU sources (xen/profile-source.h),
+ * shared by the architectures' drivers and tested in userspace with
+ * x86's (tools/tests/profile-pmu).
+ *
+ * This file includes only what those tests can provide.
+ */
+#include <xen/profile-source.h>
+#include <xen/types.h>
+
+uint64_t profile_next_period(uint64_t period, uint64_t elapsed,
+                             uint64_t clock_khz, unsigned int frequency,
+                             uint64_t min, uint64_t max)
+{
+    uint64_t target, desired, events = period;
+    int64_t delta;
+
+    if ( !elapsed || !clock_khz || !frequency )
+        return period;
+
+    /* Clock ticks that one sample should take at frequency Hz. */
+    target = clock_khz * 1000 / frequency;
+    /* Keep the products below 2^64: scale events/elapsed down alike. */
+    while ( elapsed > 0xffffffffULL || target > 0xffffffffULL )
+    {
+        if ( elapsed > 0xffffffffULL )
+        {
+            elapsed >>= 1;
+            events >>= 1;
+        }
+        else
+        {
+            target >>= 1;
+            elapsed >>= 1;
+            if ( !elapsed )
+                elapsed = 1;
+        }
+    }
+    /* desired = events * target / elapsed, without overflow. */
+    desired = (events / elapsed) * target +
+              (events % elapsed) * target / elapsed;
+
+    /* Low-pass: move 1/8 of the way, as perf_adjust_period() does. */
+    delta = (int64_t)(desired - period) / 8;
+    period += delta;
+
+    if ( period < min )
+        return min;
+    return period > max ? max : period;
+}
+
+/*
+ * Local variables:
+ * mode: C
+ * c-file-style: "BSD"
+ * c-basic-offset: 4
+ * tab-width: 4
+ * indent-tabs-mode: nil
+ * End:
+ */
