@@ -125,7 +125,8 @@ sysroot:
 	@BUILD=$(BUILD) $(STAGE) download scripts/arm64-sysroot.sh $(SYSROOT)
 
 kernel:
-	@BUILD=$(BUILD) KARCH=$(XEN_ARCH) $(STAGE) kernel test/vhost/fetch-kernel.sh $(KERNEL)
+	@BUILD=$(BUILD) KARCH=$(XEN_ARCH) $(STAGE) $(if $(filter arm64,$(XEN_ARCH)),kernel-arm64,kernel) \
+		test/vhost/fetch-kernel.sh $(KERNEL)
 
 build: xen tools kernel
 

@@ -68,8 +68,8 @@ left=$(git ls-files -- xen tools docs | while read -r f; do
 # unless a patch of the series wrote one (the 4.17 series does).
 if g diff --quiet series-base HEAD -- CHANGELOG.md; then
     awk '!done && /^### Added/ {
-             print; print " - On x86, a sampling profiler of the hypervisor itself (CONFIG_XEN_PROFILER):"
-             print "   per-pCPU samples on a timer interrupt or on PMU counter overflow NMIs,"
+             print; print " - On x86 and Arm64, a sampling profiler of the hypervisor itself (CONFIG_XEN_PROFILER):"
+             print "   per-pCPU samples on a timer interrupt or on PMU counter overflows (NMIs on x86),"
              print "   with frame-pointer stacks, driven by `xl profile` (start, stop, status,"
              print "   record, report) and read offline by libxenprofile and `xenprofile`"
              print "   (reports, flame graphs, pprof)."

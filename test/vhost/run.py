@@ -57,6 +57,9 @@ def parse_args():
                         " no way out) with this port of 127.0.0.1 forwarded"
                         " to its port 22")
     p.add_argument("--arch", choices=("x86_64", "arm64"), default="x86_64")
+    p.add_argument("--icount", action="store_true",
+                   help="arm64: count instructions (-icount shift=0),"
+                        " so that the emulated PMU has INST_RETIRED")
     p.add_argument("--quiet", action="store_true",
                    help="do not echo the job's output")
     return p.parse_args()
@@ -104,7 +107,8 @@ def qemu_cmd_arm64(a, disk):
             "-device", "guest-loader,addr=0x%x,initrd=%s"
             % (ARM_INITRD_ADDR, a.initrd.replace(",", ",,")),
             "-drive", "file=%s,format=raw,if=none,id=res" % disk,
-            "-device", "virtio-blk-device,drive=res", "-nic", "none"]
+            "-device", "virtio-blk-device,drive=res", "-nic", "none"] + \
+        (["-icount", "shift=0"] if a.icount else [])
 
 
 def net_args(a):

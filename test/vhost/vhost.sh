@@ -14,7 +14,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 opts=()
 while [[ $# -gt 0 && $1 == --* ]]; do
     case $1 in
-    --quiet) opts+=("$1"); shift ;;
+    --quiet|--icount) opts+=("$1"); shift ;;
     *) opts+=("$1" "$2"); shift 2 ;;
     esac
 done

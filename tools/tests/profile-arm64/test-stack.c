@@ -78,7 +78,8 @@ static unsigned long hostile(unsigned long a)
 {
     unsigned long guest = (unsigned long)area + (rnd() % PAGE_SIZE) * 8;
     unsigned long other = base - STACK_SIZE + (rnd() % (STACK_SIZE / 8)) * 8;
-    unsigned long regs = stack_end() + (rnd() % (sizeof(struct cpu_info) / 8)) * 8;
+    unsigned long regs = stack_end() +
+                         (rnd() % (sizeof(struct cpu_info) / 8)) * 8;
 
     switch ( rnd() % 8 )
     {
@@ -124,7 +125,7 @@ static bool walk_one(unsigned long sp, unsigned long fp,
         ASAN_POISON_MEMORY_REGION((void *)lo, sp - lo);
         ASAN_POISON_MEMORY_REGION((void *)bottom, hi - bottom);
     }
-    n = profile_walk(0, sp, fp, base, r, ips, MAXF, flags);
+    n = profile_walk(0, 0, sp, fp, base, r, ips, MAXF, flags);
     if ( bottom )
     {
         ASAN_UNPOISON_MEMORY_REGION((void *)lo, hi - lo);
@@ -216,7 +217,7 @@ static void cases(void)
     for ( p = 0; p < ARRAY_SIZE(foreign); p++ )
     {
         flags = 0;
-        n = profile_walk(0, foreign[p].sp, foreign[p].fp, base, NULL, ips,
+        n = profile_walk(0, 0, foreign[p].sp, foreign[p].fp, base, NULL, ips,
                          MAXF, &flags);
         tap_ok(!n && flags == XEN_PROFILE_F_NO_STACK,
                "%s: nothing read, NO_STACK", foreign[p].desc);
@@ -277,9 +278,34 @@ static void cases(void)
         ok = walk_one(inner - 64, inner, NULL, &n, &flags);
         tap_ok(ok && n == 2, "... and without the root, it is still not "
                "read (the record it points to straddles the bottom)");
-        n = profile_walk(0x00000a0000210010UL, inner - 64, inner, base, &r,
-                         ips, MAXF, &flags);
+        n = profile_walk(0x00000a0000210010UL, 0, inner - 64, inner, base,
+                         &r, ips, MAXF, &flags);
         tap_ok(!n, "interrupted inside the root itself: nothing walked");
+
+        /*
+         * Interrupted in a function the vector called, before its frame
+         * record (or after its epilogue): x29 is the guest's, pointing at
+         * a forged record in the stack; lr returns into the vector.
+         */
+        i[0] = inner + 16;
+        i[1] = 0x00000a0000206666UL;        /* a forged return address */
+        flags = 0;
+        n = profile_walk(0x00000a0000205000UL, 0x00000a0000210044UL,
+                         inner - 64, inner, base, &r, ips, MAXF, &flags);
+        tap_ok(n == 1 && ips[0] == 0x00000a0000210044UL && !flags,
+               "lr into the guest vector: the frame is lr alone, the "
+               "guest's x29 is not followed (%u frames)", n);
+        flags = 0;
+        n = profile_walk(0x00000a0000205000UL, 0x00000a0000210044UL,
+                         inner - 64, inner, base, &r, ips, 0, &flags);
+        tap_ok(!n && flags == XEN_PROFILE_F_TRUNCATED,
+               "... with no room for it: TRUNCATED");
+        flags = 0;
+        n = profile_walk(0x00000a0000205000UL, 0x00000a0000210104UL,
+                         inner - 64, inner, base, &r, ips, MAXF, &flags);
+        tap_ok(n >= 1 && ips[0] == 0x00000a0000206666UL,
+               "lr just past the vector (its bl would be the word after "
+               "it): the walk follows x29 as usual");
         fill_stack();
     }
 }

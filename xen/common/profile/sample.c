@@ -12,6 +12,7 @@
  * of its next one (ring.c).
  */
 #include <xen/lib.h>
+#include <xen/sched.h>
 #include <xen/smp.h>
 #include <xen/time.h>
 #include <asm/atomic.h>
@@ -66,6 +67,24 @@ struct xen_profile_record *profile_sample_begin(unsigned int *max_depth)
     pc->t0 = t0;
     *max_depth = profile_session.max_depth;
     return (void *)pc->scratch;
+}
+
+void profile_record_header(struct xen_profile_record *rec, unsigned int n,
+                           unsigned int flags, unsigned int mode,
+                           uint64_t tsc)
+{
+    const struct vcpu *v = current;
+
+    rec->size = sizeof(*rec) + n * sizeof(uint64_t);
+    rec->type = XEN_PROFILE_REC_SAMPLE;
+    rec->flags = flags;
+    rec->domid = v->domain->domain_id;
+    rec->vcpu = v->vcpu_id;
+    rec->cpu = smp_processor_id();
+    rec->mode = mode;
+    rec->nr_frames = n;
+    rec->pad = 0;
+    rec->tsc = tsc;
 }
 
 void profile_sample_commit(struct xen_profile_record *rec)

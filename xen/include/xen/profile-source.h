@@ -59,6 +59,14 @@ struct profile_source {
  * set).  A full ring drops the record and counts it.
  */
 struct xen_profile_record *profile_sample_begin(unsigned int *max_depth);
+/*
+ * Fill rec's header for a sample of the current vCPU on this pCPU: n IPs
+ * after it (ip[0] the interrupted one), XEN_PROFILE_F_* flags, a
+ * XEN_PROFILE_MODE_*, and the time stamp tsc.
+ */
+void profile_record_header(struct xen_profile_record *rec, unsigned int n,
+                           unsigned int flags, unsigned int mode,
+                           uint64_t tsc);
 void profile_sample_commit(struct xen_profile_record *rec);
 /* Count one sample of this pCPU as lost, without taking it. */
 void profile_sample_lost(void);

@@ -2,13 +2,21 @@
 /*
  * pmu.c: the PMUv3 sample source of Xen on Arm (AArch64).
  *
- * The cycle counter (PMCCNTR_EL0, 64 bits with PMCR_EL0.LC) is armed to
- * overflow every period cycles, counting at EL2 as well as in guests
- * (PMCCFILTR_EL0.NSH), and its overflow interrupt, the PMU's PPI from the
- * device tree, takes the sample.  The cycle counter is outside
- * MDCR_EL2.HPMN, so Xen's per-vCPU MDCR_EL2 (HPMN 0: every event counter
- * reserved to EL2 but disabled, HPME 0) leaves it alone; event counters
- * would need HPME, so other events are refused (XEN_PROFILE_REASON_NO_EVENT).
+ * One counter is armed to overflow every period events, counting at EL2
+ * as well as in guests (the NSH filter bit), and its overflow interrupt,
+ * the PMU's PPI from the device tree, takes the sample:
+ * - cycles (the default): the cycle counter, PMCCNTR_EL0, 64 bits with
+ *   PMCR_EL0.LC.  It is outside MDCR_EL2.HPMN, so Xen's per-vCPU MDCR_EL2
+ *   leaves it alone.
+ * - instructions (INST_RETIRED), branch-misses (BR_MIS_PRED) and
+ *   llc-misses (LL_CACHE_MISS_RD), when PMCEID0/1_EL0 list them: event
+ *   counter 0 (32 bits).  Xen's HPMN of 0 makes every event counter one
+ *   reserved to EL2, enabled by MDCR_EL2.HPME (with FEAT_HPMN0; without
+ *   it HPMN 0 is CONSTRAINED UNPREDICTABLE and PMCR_EL0.E may enable it
+ *   too): HPME is set while this pCPU samples, and the context switch
+ *   keeps it (asm/profile.h, patch "xen/arm: let the profiler's event
+ *   counter count...").
+ * ref-cycles has no PMUv3 event and is refused (XEN_PROFILE_REASON_NO_EVENT).
  *
  * Arm Xen has no NMI: the overflow is an ordinary IRQ at Xen's IRQ
  * priority, so it waits wherever IRQs are masked or another IRQ handler
@@ -19,14 +27,14 @@
  * its guest the real PMU registers, owns it as PMU_OWNER_HVM (patch:
  * arch/arm/domain.c) for its life: a session is then refused with
  * -EBUSY (XEN_PROFILE_REASON_VPMU), and such a domain cannot be created
- * while a session runs.  Dom0 never has vpmu, and Xen hides the PMU node
- * from it.
+ * while a session runs.  Dom0 never has vpmu (and Xen hides the
+ * arm,armv8-pmuv3 node from it).
  *
  * The IRQ is set up on each pCPU (a PPI is banked) the first time that
  * pCPU samples, and never released: release_irq() waits for a handler in
  * progress, which an IPI (at a higher priority) could be interrupting.
- * Stopped, the counter's interrupt is disabled at the PMU, and a late
- * overflow interrupt finds nothing armed and returns.
+ * Stopped, the counter's interrupt is disabled at the PMU and the PPI
+ * masked at the GIC until the next session.
  */
 #include <xen/device_tree.h>
 #include <xen/errno.h>
@@ -38,7 +46,9 @@
 #include <xen/profile-source.h>
 #include <xen/sched.h>
 #include <xen/smp.h>
+#include <xen/string.h>
 #include <asm/cpufeature.h>
+#include <asm/profile.h>
 #include <asm/sysregs.h>
 #include <asm/time.h>
 #include <public/profilectl.h>
@@ -46,38 +56,65 @@
 #include "sample.h"
 
 #define PMCR_E          (1U << 0)   /* enable */
+#define PMCR_D          (1U << 3)   /* cycle counter counts every 64 */
+#define PMCR_X          (1U << 4)   /* export events */
+#define PMCR_DP         (1U << 5)   /* cycle counter off where prohibited */
 #define PMCR_LC         (1U << 6)   /* 64-bit cycle counter overflow */
-#define PMCCFILTR_NSH   (1U << 27)  /* count at (non-secure) EL2 */
+#define PMCR_N(r)       (((r) >> 11) & 0x1f)    /* event counters */
+#define PMU_FILTER_NSH  (1U << 27)  /* PMxxFILTR/PMEVTYPER: count at EL2 */
 #define PMU_CYCLE_BIT   (1U << 31)  /* the cycle counter's bit in PMxxx */
+#define PMU_EVENT_BIT   (1U << 0)   /* event counter 0's */
+#define MDCR_HPME       (1U << 7)   /* EL2-reserved event counters on */
+
+/* PMUv3 common events. */
+#define PMU_EV_INST_RETIRED     0x08
+#define PMU_EV_BR_MIS_PRED      0x10
+#define PMU_EV_LL_CACHE_MISS_RD 0x37
 
 #define PMU_MIN_PERIOD  10000
-#define PMU_MAX_PERIOD  (1ULL << 62)
 #define PMU_MAX_HZ      10000
 /* Frequency mode's first period: a guess of 1 GHz, adapted from there. */
 #define PMU_GUESS_HZ    1000000000ULL
 
+/* Where the session's event is counted. */
+struct pmu_counter {
+    bool cycle;                     /* the cycle counter, else counter 0 */
+    unsigned int event;             /* PMUv3 event number (counter 0) */
+    uint32_t bit;                   /* its bit in PMCNTEN, PMINTEN, PMOVS */
+    uint64_t max_period;
+};
+
 struct pmu_cpu {
     bool active;                    /* our counter is armed */
-    uint64_t period;                /* cycles between overflows, now */
+    struct pmu_counter ctr;
+    uint64_t period;                /* events between overflows, now */
     unsigned int frequency;         /* Hz asked for; 0: fixed period */
     uint64_t last;                  /* get_cycles() at the last arm */
-    uint64_t irqs;                  /* overflows of our counter */
     /* What start found, put back by stop. */
     register_t saved_pmcr, saved_filter;
 };
 
+DEFINE_PER_CPU(register_t, profile_mdcr_el2);
 static DEFINE_PER_CPU(struct pmu_cpu, pmu_state);
 static DEFINE_PER_CPU(struct irqaction, pmu_action);
 static DEFINE_PER_CPU(int, pmu_start_rc);
 static int pmu_irq = -1;            /* the PMU's PPI, once probed */
 static const char *pmu_why;         /* why there is none */
 static unsigned int nr_started;     /* pCPUs armed; under the CPU maps */
+static struct pmu_counter counter;  /* of the session being started */
 
 static const struct dt_device_match pmu_dt_match[] = {
     DT_MATCH_COMPATIBLE("arm,armv8-pmuv3"),
+    DT_MATCH_COMPATIBLE("arm,cortex-a35-pmu"),
     DT_MATCH_COMPATIBLE("arm,cortex-a53-pmu"),
+    DT_MATCH_COMPATIBLE("arm,cortex-a55-pmu"),
     DT_MATCH_COMPATIBLE("arm,cortex-a57-pmu"),
     DT_MATCH_COMPATIBLE("arm,cortex-a72-pmu"),
+    DT_MATCH_COMPATIBLE("arm,cortex-a73-pmu"),
+    DT_MATCH_COMPATIBLE("arm,cortex-a76-pmu"),
+    DT_MATCH_COMPATIBLE("arm,cortex-a78-pmu"),
+    DT_MATCH_COMPATIBLE("arm,neoverse-n1-pmu"),
+    DT_MATCH_COMPATIBLE("arm,neoverse-v1-pmu"),
     { /* sentinel */ },
 };
 
@@ -108,33 +145,80 @@ static int pmu_probe(void)
     return -EOPNOTSUPP;
 }
 
+/*
+ * Map a XEN_PROFILE_EVENT_* to a counter of this pCPU: 0, or -EOPNOTSUPP
+ * when its PMU lacks the event (PMCEID0/1_EL0) or an event counter.
+ */
+static int pick_counter(unsigned int event, struct pmu_counter *c)
+{
+    unsigned int num;
+    uint64_t ceid;
+
+    memset(c, 0, sizeof(*c));
+    switch ( event )
+    {
+    case XEN_PROFILE_EVENT_DEFAULT:
+    case XEN_PROFILE_EVENT_CYCLES:
+        c->cycle = true;
+        c->bit = PMU_CYCLE_BIT;
+        c->max_period = 1ULL << 62;
+        return 0;
+    case XEN_PROFILE_EVENT_INSTRUCTIONS:
+        num = PMU_EV_INST_RETIRED;
+        break;
+    case XEN_PROFILE_EVENT_BRANCH_MISSES:
+        num = PMU_EV_BR_MIS_PRED;
+        break;
+    case XEN_PROFILE_EVENT_LLC_MISSES:
+        num = PMU_EV_LL_CACHE_MISS_RD;
+        break;
+    default:                        /* ref-cycles: no PMUv3 event */
+        return -EOPNOTSUPP;
+    }
+    /* Common events 0x00-0x1f in PMCEID0, 0x20-0x3f in PMCEID1. */
+    ceid = num < 32 ? READ_SYSREG(PMCEID0_EL0) : READ_SYSREG(PMCEID1_EL0);
+    if ( !PMCR_N(READ_SYSREG(PMCR_EL0)) || !((ceid >> (num & 31)) & 1) )
+        return -EOPNOTSUPP;
+    c->event = num;
+    c->bit = PMU_EVENT_BIT;
+    c->max_period = 1ULL << 31;     /* a 32-bit counter */
+    return 0;
+}
+
 static void arm_counter(struct pmu_cpu *pc)
 {
-    WRITE_SYSREG(-pc->period, PMCCNTR_EL0);
+    if ( pc->ctr.cycle )
+        WRITE_SYSREG(-pc->period, PMCCNTR_EL0);
+    else
+        WRITE_SYSREG((uint32_t)-pc->period, PMEVCNTR0_EL0);
     pc->last = get_cycles();
 }
 
 /* The PMU's overflow interrupt, on this pCPU (IRQ context). */
-static void pmu_interrupt(int irq, void *dev_id)
+static void cf_check pmu_interrupt(int irq, void *dev_id)
 {
     struct pmu_cpu *pc = &this_cpu(pmu_state);
     uint64_t now;
 
-    if ( !(READ_SYSREG(PMOVSCLR_EL0) & PMU_CYCLE_BIT) )
+    uint32_t ovs = READ_SYSREG(PMOVSCLR_EL0);
+
+    if ( !ovs )
         return;
-    /* Acknowledge before the level interrupt is ended. */
-    WRITE_SYSREG(PMU_CYCLE_BIT, PMOVSCLR_EL0);
+    /*
+     * Acknowledge every overflow (only ours can interrupt: start disabled
+     * the others' interrupts), before the level interrupt is ended.
+     */
+    WRITE_SYSREG(ovs, PMOVSCLR_EL0);
     isb();
-    if ( !ACCESS_ONCE(pc->active) )
+    if ( !ACCESS_ONCE(pc->active) || !(ovs & pc->ctr.bit) )
         return;                     /* an overflow pending at stop */
 
-    pc->irqs++;
     if ( pc->frequency )
     {
         now = get_cycles();
         pc->period = profile_next_period(pc->period, now - pc->last,
                                          cpu_khz, pc->frequency,
-                                         PMU_MIN_PERIOD, PMU_MAX_PERIOD);
+                                         PMU_MIN_PERIOD, pc->ctr.max_period);
     }
     arm_counter(pc);
     isb();
@@ -176,15 +260,14 @@ static int cf_check pmu_check(const struct profile_config *cfg,
         *reason = XEN_PROFILE_REASON_NO_PMU;
         return -EOPNOTSUPP;
     }
-    if ( cfg->event != XEN_PROFILE_EVENT_DEFAULT &&
-         cfg->event != XEN_PROFILE_EVENT_CYCLES )
+    if ( pick_counter(cfg->event, &counter) )
     {
         *reason = XEN_PROFILE_REASON_NO_EVENT;
         return -EOPNOTSUPP;
     }
     if ( cfg->frequency ? cfg->frequency > PMU_MAX_HZ
                         : cfg->period < PMU_MIN_PERIOD ||
-                          cfg->period > PMU_MAX_PERIOD )
+                          cfg->period > counter.max_period )
         return -EINVAL;
     if ( !nr_started && (pmu_owned_by(PMU_OWNER_HVM) || vpmu_domain_exists()) )
     {
@@ -196,7 +279,26 @@ static int cf_check pmu_check(const struct profile_config *cfg,
 }
 
 /*
- * On the pCPU to start (IPI): its PPI routed to Xen once, then the cycle
+ * Mask or unmask this pCPU's PMU interrupt at the GIC (IPI context).
+ * Masked between sessions: a vpmu guest's overflows must not reach
+ * pmu_interrupt(), which would leave them pending and storm.
+ */
+static void route_pmu_irq(bool on)
+{
+    struct irq_desc *desc = irq_to_desc(pmu_irq);
+    unsigned long flags;
+
+    spin_lock_irqsave(&desc->lock, flags);
+    if ( on )
+        desc->handler->enable(desc);
+    else
+        desc->handler->disable(desc);
+    spin_unlock_irqrestore(&desc->lock, flags);
+}
+
+/*
+ * On the pCPU to start (IPI): its PPI routed to Xen once (unmasked again
+ * for later sessions), whatever was left in the PMU cleared, then our
  * counter armed.
  */
 static void cf_check start_here(void *data)
@@ -224,23 +326,49 @@ static void cf_check start_here(void *data)
             return;
         }
     }
+    else
+        route_pmu_irq(true);
 
+    /* The same counter here (capabilities were read on another pCPU). */
+    if ( pick_counter(cfg->event, &pc->ctr) || pc->ctr.cycle != counter.cycle )
+    {
+        this_cpu(pmu_start_rc) = -EOPNOTSUPP;
+        return;
+    }
     pc->frequency = cfg->frequency;
     pc->period = cfg->frequency ? PMU_GUESS_HZ / cfg->frequency
                                 : cfg->period;
     if ( pc->period < PMU_MIN_PERIOD )
         pc->period = PMU_MIN_PERIOD;
+    if ( pc->period > pc->ctr.max_period )
+        pc->period = pc->ctr.max_period;
     pc->saved_pmcr = READ_SYSREG(PMCR_EL0);
-    pc->saved_filter = READ_SYSREG(PMCCFILTR_EL0);
+    pc->saved_filter = pc->ctr.cycle ? READ_SYSREG(PMCCFILTR_EL0)
+                                     : READ_SYSREG(PMEVTYPER0_EL0);
 
-    WRITE_SYSREG(PMU_CYCLE_BIT, PMCNTENCLR_EL0);
-    WRITE_SYSREG(PMU_CYCLE_BIT, PMOVSCLR_EL0);
-    WRITE_SYSREG(PMCCFILTR_NSH, PMCCFILTR_EL0);
-    WRITE_SYSREG(pc->saved_pmcr | PMCR_E | PMCR_LC, PMCR_EL0);
+    /*
+     * Nothing of what firmware or a past vpmu guest left may count or
+     * interrupt: every counter off, every overflow and interrupt enable
+     * cleared, and no cycle divider (D), export (X) or prohibition (DP).
+     */
+    WRITE_SYSREG(~0U, PMINTENCLR_EL1);
+    WRITE_SYSREG(~0U, PMCNTENCLR_EL0);
+    WRITE_SYSREG(~0U, PMOVSCLR_EL0);
+    if ( pc->ctr.cycle )
+        WRITE_SYSREG(PMU_FILTER_NSH, PMCCFILTR_EL0);
+    else
+    {
+        WRITE_SYSREG(PMU_FILTER_NSH | pc->ctr.event, PMEVTYPER0_EL0);
+        /* Enabled from now on, across context switches too. */
+        this_cpu(profile_mdcr_el2) = MDCR_HPME;
+        WRITE_SYSREG(READ_SYSREG(MDCR_EL2) | MDCR_HPME, MDCR_EL2);
+    }
+    WRITE_SYSREG((pc->saved_pmcr & ~(PMCR_D | PMCR_X | PMCR_DP)) |
+                 PMCR_E | PMCR_LC, PMCR_EL0);
     arm_counter(pc);
     write_atomic(&pc->active, true);
-    WRITE_SYSREG(PMU_CYCLE_BIT, PMINTENSET_EL1);
-    WRITE_SYSREG(PMU_CYCLE_BIT, PMCNTENSET_EL0);
+    WRITE_SYSREG(pc->ctr.bit, PMINTENSET_EL1);
+    WRITE_SYSREG(pc->ctr.bit, PMCNTENSET_EL0);
     isb();
     this_cpu(pmu_start_rc) = 0;
 }
@@ -249,15 +377,24 @@ static void cf_check start_here(void *data)
 static void cf_check stop_here(void *data)
 {
     struct pmu_cpu *pc = &this_cpu(pmu_state);
+    uint32_t bit = pc->ctr.bit;
 
-    WRITE_SYSREG(PMU_CYCLE_BIT, PMINTENCLR_EL1);
-    WRITE_SYSREG(PMU_CYCLE_BIT, PMCNTENCLR_EL0);
+    WRITE_SYSREG(bit, PMINTENCLR_EL1);
+    WRITE_SYSREG(bit, PMCNTENCLR_EL0);
     isb();
     write_atomic(&pc->active, false);
-    WRITE_SYSREG(PMU_CYCLE_BIT, PMOVSCLR_EL0);
-    WRITE_SYSREG(pc->saved_filter, PMCCFILTR_EL0);
+    WRITE_SYSREG(bit, PMOVSCLR_EL0);
+    if ( pc->ctr.cycle )
+        WRITE_SYSREG(pc->saved_filter, PMCCFILTR_EL0);
+    else
+    {
+        WRITE_SYSREG(pc->saved_filter, PMEVTYPER0_EL0);
+        this_cpu(profile_mdcr_el2) = 0;
+        WRITE_SYSREG(READ_SYSREG(MDCR_EL2) & ~MDCR_HPME, MDCR_EL2);
+    }
     WRITE_SYSREG(pc->saved_pmcr, PMCR_EL0);
     isb();
+    route_pmu_irq(false);
 }
 
 static int cf_check pmu_start(const struct profile_config *cfg,

@@ -89,22 +89,13 @@ static void build_record(struct xen_profile_record *rec,
 
         mode = XEN_PROFILE_MODE_XEN;
         if ( hyp_mode(regs) )
-            n += profile_walk(regs->pc, regs->sp, regs->fp, base, &roots,
-                              ip + 1, max_depth, &flags);
+            n += profile_walk(regs->pc, regs->lr, regs->sp, regs->fp, base,
+                              &roots, ip + 1, max_depth, &flags);
         else
             flags |= XEN_PROFILE_F_NO_STACK;
     }
 
-    rec->size = sizeof(*rec) + n * sizeof(*ip);
-    rec->type = XEN_PROFILE_REC_SAMPLE;
-    rec->flags = flags;
-    rec->domid = v->domain->domain_id;
-    rec->vcpu = v->vcpu_id;
-    rec->cpu = smp_processor_id();
-    rec->mode = mode;
-    rec->nr_frames = n;
-    rec->pad = 0;
-    rec->tsc = get_cycles();
+    profile_record_header(rec, n, flags, mode, get_cycles());
 }
 
 void arm_profile_sample(const struct cpu_user_regs *regs)

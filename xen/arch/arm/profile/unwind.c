@@ -114,8 +114,9 @@ unsigned int profile_unwind(unsigned long fp, unsigned long low,
     return unwind(fp, low, end, &v, ips, max, flags);
 }
 
-unsigned int profile_walk(unsigned long pc, unsigned long sp,
-                          unsigned long fp, unsigned long base,
+unsigned int profile_walk(unsigned long pc, unsigned long lr,
+                          unsigned long sp, unsigned long fp,
+                          unsigned long base,
                           const struct profile_unwind_roots *roots,
                           uint64_t *ips, unsigned int max,
                           unsigned int *flags)
@@ -132,6 +133,23 @@ unsigned int profile_walk(unsigned long pc, unsigned long sp,
     /* Interrupted in a root itself: nothing above it but stale frames. */
     if ( profile_in_root(pc, &v) )
         return 0;
+    /*
+     * Interrupted in a function a root called, before its frame record
+     * exists or after its epilogue restored x29 and x30: x29 is still the
+     * root's (a guest vector's: the guest's x29), and the return address
+     * into the root is in lr alone.  lr points into a root only then: any
+     * call since would have changed it.
+     */
+    if ( profile_in_root(lr - 4, &v) )
+    {
+        if ( !max )
+        {
+            *flags |= XEN_PROFILE_F_TRUNCATED;
+            return 0;
+        }
+        ips[0] = lr;
+        return 1;
+    }
     return unwind(fp, sp, end, &v, ips, max, flags);
 }
 

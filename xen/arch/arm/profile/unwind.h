@@ -40,13 +40,15 @@ unsigned int profile_unwind(unsigned long fp, unsigned long low,
                             unsigned int *flags);
 
 /*
- * The walk of an interrupted Xen context at pc with stack pointer sp and
- * frame pointer fp, on the stack whose block starts at base: the walk of
- * that stack if profile_stack_bounds() accepts sp (none when pc is in a
- * root), else nothing, with XEN_PROFILE_F_NO_STACK set in *flags.
+ * The walk of an interrupted Xen context at pc with link register lr,
+ * stack pointer sp and frame pointer fp, on the stack whose block starts
+ * at base: the walk of that stack if profile_stack_bounds() accepts sp
+ * (none when pc is in a root; lr alone when lr returns into a root), else
+ * nothing, with XEN_PROFILE_F_NO_STACK set in *flags.
  */
-unsigned int profile_walk(unsigned long pc, unsigned long sp,
-                          unsigned long fp, unsigned long base,
+unsigned int profile_walk(unsigned long pc, unsigned long lr,
+                          unsigned long sp, unsigned long fp,
+                          unsigned long base,
                           const struct profile_unwind_roots *roots,
                           uint64_t *ips, unsigned int max,
                           unsigned int *flags);

@@ -160,16 +160,7 @@ static void build_record(struct xen_profile_record *rec,
                           ip + 1, max_depth, &flags);
     }
 
-    rec->size = sizeof(*rec) + n * sizeof(*ip);
-    rec->type = XEN_PROFILE_REC_SAMPLE;
-    rec->flags = flags;
-    rec->domid = v->domain->domain_id;
-    rec->vcpu = v->vcpu_id;
-    rec->cpu = smp_processor_id();
-    rec->mode = mode;
-    rec->nr_frames = n;
-    rec->pad = 0;
-    rec->tsc = rdtsc();
+    profile_record_header(rec, n, flags, mode, rdtsc());
 }
 
 void x86_profile_sample(const struct cpu_user_regs *regs)
