@@ -25,8 +25,14 @@ if [ -n "${HOST_DIST:-}" ] && [ -x "$HOST_DIST/usr/bin/xenprofile" ]; then
         grep -q 'aarch64' "$out/report.txt"
     check "its functions are Xen on Arm's (guest_sync_slowpath, idle_loop)" \
         sh -c "grep -q guest_sync_slowpath '$out/report.txt' && grep -q idle_loop '$out/report.txt'"
+    # The build's aarch64 xen-syms names the samples too (build-id checked).
+    xp -i "$res/pmu.data" --xen-syms "$BUILD/xen/xen/xen-syms" \
+        > "$out/report-syms.txt" 2> "$out/report-syms.err"
+    check "and so does the build's aarch64 xen-syms (--xen-syms: build-id matches, same functions)" \
+        sh -c "grep -q guest_sync_slowpath '$out/report-syms.txt' && ! grep -q -i 'error\|differ' '$out/report-syms.err'"
 else
     skip "xenprofile on the build machine reads the arm64 data file" "no HOST_DIST"
     skip "its functions are Xen on Arm's" "no HOST_DIST"
+    skip "and so does the build's aarch64 xen-syms" "no HOST_DIST"
 fi
 finish

@@ -90,8 +90,13 @@ add() {
     ko=${path[$m]:-}
     [ -n "$ko" ] || { echo "error: module $1 not in $pkg" >&2; exit 1; }
     done[$m]=1
-    deps=$($objcopy -O binary -j .modinfo "$ko" /dev/stdout | tr '\0' '\n' |
-           sed -n 's/^depends=//p')
+    # (Into a file: objcopy replaces its output, and a failing one
+    # removes it, which must never be /dev/stdout.)
+    rm -f "$out/tmp/modinfo"
+    $objcopy -O binary -j .modinfo "$ko" "$out/tmp/modinfo" &&
+        grep -q -a 'license=' "$out/tmp/modinfo" ||
+        { echo "error: cannot read the .modinfo of $ko" >&2; exit 1; }
+    deps=$(tr '\0' '\n' < "$out/tmp/modinfo" | sed -n 's/^depends=//p')
     for d in ${deps//,/ }; do
         add "$d"
     done

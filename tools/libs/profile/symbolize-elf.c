@@ -32,6 +32,7 @@
 #define SHDR_SIZE       64
 #define SYM_SIZE        24
 #define EM_X86_64       62
+#define EM_AARCH64      183
 #define SHT_SYMTAB      2
 #define SHT_STRTAB      3
 #define SHT_NOTE        7
@@ -151,8 +152,9 @@ static int check_ehdr(struct rd *r, const uint8_t *h)
         why = "not a 64-bit ELF file";
     else if ( h[5] != 1 )
         why = "not a little-endian ELF file";
-    else if ( xenprof_get16(h + 18) != EM_X86_64 )
-        why = "not an x86-64 ELF file";
+    else if ( xenprof_get16(h + 18) != EM_X86_64 &&
+              xenprof_get16(h + 18) != EM_AARCH64 )
+        why = "not an x86-64 or AArch64 ELF file";
     else if ( xenprof_get16(h + 16) != 2 && xenprof_get16(h + 16) != 3 )
         why = "not an executable (ELF type not EXEC or DYN)";
     else if ( !xenprof_get64(h + 40) )

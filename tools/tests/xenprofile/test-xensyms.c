@@ -192,7 +192,7 @@ static const struct corrupt corrupts[] = {
     { "big-endian", NULL, 5, 1, 2, -EINVAL, "not a little-endian" },
     { "version", NULL, 6, 1, 9, -EBADMSG, "offset 0x6: unknown ELF" },
     { "ET_REL", NULL, 16, 2, 1, -EINVAL, "not an executable" },
-    { "machine", NULL, 18, 2, 3, -EINVAL, "not an x86-64" },
+    { "machine", NULL, 18, 2, 3, -EINVAL, "not an x86-64 or AArch64" },
     { "e_shoff 0", NULL, 40, 8, 0, -EINVAL, "no section headers" },
     { "e_shoff huge", NULL, 40, 8, 1ULL << 62, -EBADMSG,
       "offset 0x4000000000000000: section header 0" },
@@ -281,6 +281,11 @@ static void test_corrupt(void)
         bad++;
     }
     tap_ok(b && !bad, "xen-syms: %u corruptions give their errors", i);
+    memcpy(b, elf, elf_len);
+    put_le(b + 18, 183, 2);             /* EM_AARCH64 */
+    rc = parse(b, elf_len, &e, err, sizeof(err));
+    xenprof_priv_elf_free(e);
+    tap_ok(rc == 0, "xen-syms: an AArch64 one (Xen on Arm's) is read (%d)", rc);
     memcpy(b, elf, elf_len);
     craft_elf(b, &(struct craft_opts){ .no_funcs = true }, &lay);
     rc = parse(b, CRAFT_MAX, &e, err, sizeof(err));
