@@ -225,24 +225,6 @@ static void cf_check pmu_interrupt(int irq, void *dev_id)
     arm_profile_sample(get_irq_regs());
 }
 
-/*
- * A domain with direct PMU access (vpmu) owns the PMU: is there one?
- * Sysctl context.
- */
-static bool vpmu_domain_exists(void)
-{
-    const struct domain *d;
-    bool found = false;
-
-    rcu_read_lock(&domlist_read_lock);
-    for_each_domain ( d )
-        if ( d->options & XEN_DOMCTL_CDF_vpmu )
-            found = true;
-    rcu_read_unlock(&domlist_read_lock);
-
-    return found;
-}
-
 /* Take the PMU for the profiler (arch/arm/domain.c takes it for vpmu). */
 static int take_pmu(unsigned int *reason)
 {
@@ -269,7 +251,8 @@ static int cf_check pmu_check(const struct profile_config *cfg,
                         : cfg->period < PMU_MIN_PERIOD ||
                           cfg->period > counter.max_period )
         return -EINVAL;
-    if ( !nr_started && (pmu_owned_by(PMU_OWNER_HVM) || vpmu_domain_exists()) )
+    /* Every domain with vpmu owns the PMU as HVM (arch_domain_create()). */
+    if ( !nr_started && pmu_owned_by(PMU_OWNER_HVM) )
     {
         *reason = XEN_PROFILE_REASON_VPMU;
         return -EBUSY;
