@@ -87,7 +87,7 @@ export TOP_BUILD := $(BUILD)
 
 # One heavy build at a time: each stage runs make -j2 itself.
 .NOTPARALLEL:
-.PHONY: all deps fetch prepare xen tools sysroot kernel build check check-unit \
+.PHONY: all deps fetch prepare xen tools sysroot kernel build check check-suite check-unit \
 	demo vhost bench bench-compare fuzz series check-series debball debian-source \
 	debian-packages clean \
 	distclean
@@ -144,9 +144,11 @@ AVAIL_BASES = $(foreach b,$(CHECK_BASES),$(if $(filter 4.17,$(b)),$(b),$(if $(wi
 
 # Xen on Arm in `make check`: the 4.22 base cross-built for arm64 and the
 # Arm virtual host's tests (test/arm/), when 4.22 is checked and
-# qemu-system-aarch64 is here (make deps installs it).
+# qemu-system-aarch64 is here.  make deps installs it, so it is looked
+# for in check-suite, which `make check` runs in a new make after deps:
+# a lookup when this Makefile is first parsed would come before it.
 ARM_TESTS := $(sort $(wildcard test/arm/*.t))
-ARM_QEMU := $(shell command -v qemu-system-aarch64 2>/dev/null)
+ARM_QEMU = $(shell command -v qemu-system-aarch64 2>/dev/null)
 ARM_CHECK = $(if $(ARM_QEMU),$(filter 4.22,$(AVAIL_BASES)))
 ARM_ENV = --env BUILD=$(BUILD)/xen-4.22-arm64 --env XEN_ARCH=arm64 \
 	--env SYSROOT=$(SYSROOT) --env KERNEL_DIR=$(BUILD)/kernel-arm64 \
@@ -154,8 +156,11 @@ ARM_ENV = --env BUILD=$(BUILD)/xen-4.22-arm64 --env XEN_ARCH=arm64 \
 
 # Everything: unit tests once, then for each base its builds and every
 # virtual-host test; Xen on Arm on its virtual host; the flame graph in a
-# browser.
+# browser.  The suite runs in a new make, which sees what deps installed.
 check: deps
+	@$(MAKE) --no-print-directory check-suite
+
+check-suite:
 	@rm -f $(TIMING)
 	@for b in $(filter-out $(AVAIL_BASES),$(CHECK_BASES)); do \
 	    echo "skip: XEN_BASE=$$b: its source is not in $(SHARED_XEN)/"; done
