@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * main.c: the profiler's hypervisor unit tests (ring, unwinder), one TAP
+ * main.c: the profiler's hypervisor unit tests (ring, unwinder, symbols), one TAP
  * stream (tools/tests/common/tap.c).
  */
 #include "test.h"
@@ -12,6 +12,7 @@ int main(void)
     test_unwind();
     test_stack();
     test_race();
+    test_symbols();
 
     return tap_done();
 }

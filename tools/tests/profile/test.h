@@ -32,5 +32,6 @@ void test_lost(void);
 void test_race(void);
 void test_unwind(void);
 void test_stack(void);
+void test_symbols(void);
 
 #endif /* TEST_PROFILE_TEST_H */

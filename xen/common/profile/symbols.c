@@ -29,12 +29,26 @@ int profile_symbols(struct xen_profile_symbols *op)
 
     for ( ; ; )
     {
+        /*
+         * xensyms_read() sets neither type nor address at the end of the
+         * table, which an END marker in its last entry reaches with next
+         * past index: an empty name is the end too, and nothing is copied
+         * out that the call did not set.
+         */
+        type = '\0';
+        addr = 0;
+        name[0] = '\0';
         next = index;
         rc = xensyms_read(&next, &type, &addr, name);
         if ( rc == -ERANGE )            /* index is past the end */
             rc = -EINVAL;
         if ( rc || next == index )      /* Error, or the end. */
             break;
+        if ( name[0] == '\0' )
+        {
+            index = next;
+            break;
+        }
 
         memset(&e, 0, sizeof(e));
         e.address = addr;

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * emul-common.h: what xen/common/profile/symbols.c takes from Xen, in
+ * userspace.  The Makefile copies it without its #include lines, with
+ * this header first.
+ */
+#ifndef TEST_PROFILE_EMUL_COMMON_H
+#define TEST_PROFILE_EMUL_COMMON_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "profilectl.h"
+
+/* xen/symbols.h */
+#define KSYM_NAME_LEN       127
+int xensyms_read(uint32_t *symnum, char *type, unsigned long *address,
+                 char *name);
+
+/* xen/lib.h, xen/guest_access.h, xen/sched.h: the shim's handles are
+ * addresses. */
+#define ROUNDUP(x, a)       (((x) + (a) - 1) & ~((a) - 1))
+#define copy_to_guest_offset(hnd, off, ptr, nr) \
+    (memcpy((uint8_t *)(uintptr_t)(hnd) + (off), ptr, \
+            (nr) * sizeof(*(ptr))), 0)
+bool hypercall_preempt_check(void);
+int profile_symbols(struct xen_profile_symbols *op);
+
+#endif /* TEST_PROFILE_EMUL_COMMON_H */
