@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * emul-common.h: what xen/common/profile/symbols.c takes from Xen, in
- * userspace.  The Makefile copies it without its #include lines, with
- * this header first.
+ * emul-common.h: what xen/common/profile/symbols.c and
+ * xen/common/pmu-owner.c take from Xen, in userspace.  The Makefile
+ * copies them without their #include lines, with this header first.
  */
 #ifndef TEST_PROFILE_EMUL_COMMON_H
 #define TEST_PROFILE_EMUL_COMMON_H
@@ -27,5 +27,14 @@ int xensyms_read(uint32_t *symnum, char *type, unsigned long *address,
             (nr) * sizeof(*(ptr))), 0)
 bool hypercall_preempt_check(void);
 int profile_symbols(struct xen_profile_symbols *op);
+
+/* xen/spinlock.h: the tests are single-threaded. */
+#define DEFINE_SPINLOCK(l)  int l
+#define spin_lock(l)        ((void)(l))
+#define spin_unlock(l)      ((void)(l))
+
+/* The header under test, copied without its #include lines. */
+#define CONFIG_XEN_PROFILER 1
+#include "pmu-owner.h"
 
 #endif /* TEST_PROFILE_EMUL_COMMON_H */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * main.c: the profiler's hypervisor unit tests (ring, unwinder, symbols), one TAP
+ * main.c: the profiler's hypervisor unit tests (ring, unwinder, symbols, PMU owner), one TAP
  * stream (tools/tests/common/tap.c).
  */
 #include "test.h"
@@ -13,6 +13,7 @@ int main(void)
     test_stack();
     test_race();
     test_symbols();
+    test_owner();
 
     return tap_done();
 }

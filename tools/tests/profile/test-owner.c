@@ -2,10 +2,11 @@
 /*
  * test-owner.c: the PMU's owner (xen/common/pmu-owner.c) under the calls
  * of its users: the profiler, and HVM vPMU as vpmu_amd.c makes them.
- * A release that was never granted must change nothing: before, one
- * more release than acquisitions took the HVM count below zero, and the
- * owner stuck for good (vPMU never again, or every profiler session
- * refused).
+ * A release by whoever does not own the counters, or an HVM release with
+ * none granted, must change nothing: before, the HVM count went below
+ * zero and the owner stuck for good (vPMU never again, or every profiler
+ * session refused), and a release by HVM took the counters from the
+ * profiler.
  */
 #include "emul-common.h"
 #include "tap.h"
@@ -26,11 +27,7 @@ static bool free_for_all(void)
            !pmu_owned_by(PMU_OWNER_PROFILER);
 }
 
-/*
- * One AMD vCPU's vPMU, as vpmu_amd.c drives the owner: the running flag,
- * and whether the fixed XENPMU_flush path takes the counters when a
- * loaded context has a counter enabled.
- */
+/* One AMD vCPU's vPMU, as vpmu_amd.c drives the owner: running or not. */
 struct vcpu_model {
     bool running;
 };
@@ -49,23 +46,6 @@ static void guest_wrmsr(struct vcpu_model *v, bool enable)
         v->running = false;
         release_pmu_ownership(PMU_OWNER_HVM);
     }
-}
-
-/* amd_vpmu_load(v, true), the XENPMU_flush path: -EBUSY or 0. */
-static int guest_flush(struct vcpu_model *v, bool enabled, bool takes)
-{
-    if ( enabled && !v->running )
-    {
-        if ( takes && !acquire_pmu_ownership(PMU_OWNER_HVM) )
-            return -EBUSY;
-        v->running = true;
-    }
-    else if ( !enabled && v->running )
-    {
-        v->running = false;
-        release_pmu_ownership(PMU_OWNER_HVM);
-    }
-    return 0;
 }
 
 void test_owner(void)
@@ -100,28 +80,15 @@ void test_owner(void)
     tap_ok(free_for_all(),
            "owner: free after the profiler's own release");
 
-    /*
-     * XENPMU_flush with a counter enabled, then the guest disables it:
-     * as vpmu_amd.c did before (running without an acquire, then a
-     * release), and as it does now.
-     */
-    tap_ok(!guest_flush(&a, true, false), "owner: old flush path runs");
-    guest_wrmsr(&a, false);
-    tap_ok(free_for_all(),
-           "owner: the old flush path's unbalanced release changes nothing");
-
-    tap_ok(!guest_flush(&a, true, true) && pmu_owned_by(PMU_OWNER_HVM),
-           "owner: the flush path takes the counters for HVM");
-    tap_ok(!acquire_pmu_ownership(PMU_OWNER_PROFILER),
-           "owner: ... and the profiler is then refused");
-    guest_wrmsr(&a, false);
-    tap_ok(free_for_all(), "owner: free when that vCPU stops");
-
-    /* While the profiler owns them, the flush path is refused. */
+    /* While the profiler owns them, a guest enabling a counter waits. */
     tap_ok(acquire_pmu_ownership(PMU_OWNER_PROFILER),
            "owner: the profiler takes the counters again");
-    tap_ok(guest_flush(&b, true, true) == -EBUSY && !b.running,
-           "owner: a flush enabling a counter is EBUSY while profiling");
+    guest_wrmsr(&b, true);
+    tap_ok(!b.running && pmu_owned_by(PMU_OWNER_PROFILER),
+           "owner: a guest enabling a counter meanwhile is ignored");
+    guest_wrmsr(&b, false);
+    tap_ok(pmu_owned_by(PMU_OWNER_PROFILER),
+           "owner: ... and its disable releases nothing");
     release_pmu_ownership(PMU_OWNER_PROFILER);
     tap_ok(free_for_all(), "owner: free at the end");
 }

@@ -33,5 +33,6 @@ void test_race(void);
 void test_unwind(void);
 void test_stack(void);
 void test_symbols(void);
+void test_owner(void);
 
 #endif /* TEST_PROFILE_TEST_H */
