@@ -25,8 +25,8 @@
 #include <xen/profile.h>
 #include <xen/sched.h>
 #include <xen/time.h>
-#include <xen/vmap.h>
 #include <xen/xmalloc.h>
+#include <xen/xvmalloc.h>
 #include <asm/atomic.h>
 #include <asm/event.h>
 
@@ -247,7 +247,7 @@ static int profile_start(struct xen_profile_start *op)
             return rc;
         if ( !profile_cpus )
         {
-            profile_cpus = vzalloc(nr_cpu_ids * sizeof(*profile_cpus));
+            profile_cpus = xvzalloc_array(struct profile_cpu, nr_cpu_ids);
             if ( !profile_cpus )
                 return -ENOMEM;
         }

@@ -31,6 +31,7 @@
 #if __has_include(<asm/hvm/svm/vmcb.h>)    /* Xen 4.17: public VMCB */
 #include <asm/hvm/svm/vmcb.h>
 #define svm_vmcb_rip(v) ((v)->arch.hvm.svm.vmcb->rip)
+#define using_svm() cpu_has_svm
 #else                                       /* patches/4.22: an accessor */
 #include <asm/hvm/svm.h>
 #endif
@@ -95,7 +96,9 @@ extern char svm_stgi_label[];
 /*
  * If regs is a guest's context, store its IP and mode and return true.
  * With SVM, an interrupt that made the guest exit is taken in Xen at
- * svm_stgi_label, where the guest's state is still in the VMCB only.
+ * svm_stgi_label, where the guest's state is still in the VMCB only
+ * (using_svm() is false at build time without AMD_SVM: no reference to
+ * either is left).
  */
 static bool guest_context(const struct vcpu *v,
                           const struct cpu_user_regs *regs, uint64_t *ip,
@@ -116,7 +119,7 @@ static bool guest_context(const struct vcpu *v,
             kernel = guest_kernel_mode(v, regs);
     }
 #ifdef CONFIG_HVM
-    else if ( is_hvm_vcpu(v) && cpu_has_svm &&
+    else if ( is_hvm_vcpu(v) && using_svm() &&
               regs->rip == (unsigned long)svm_stgi_label )
     {
         *ip = svm_vmcb_rip(v);
