@@ -2,8 +2,9 @@
 /*
  * test-sharing.c: the PMU source beside the rest of Xen in the middle of
  * a session: the NMI callback slot taken by microcode loading (its
- * callback returns 0 on the CPU handling the NMI) or by livepatching
- * (mask_nmi_callback() swallows every NMI), the NMI of an overflow that
+ * callback returns 0 on the CPU handling the NMI) or by a crash
+ * (do_nmi_crash() swallows every NMI), port 0x61 while every NMI is an
+ * overflow, the NMI of an overflow that
  * arrives after stop, vPMU switched on, and a pCPU whose counter cannot
  * be programmed.  do_nmi() is Xen's with patches/0014 (xen-stub.c).
  */
@@ -19,8 +20,11 @@ static int cf_check microcode_cb(const struct cpu_user_regs *regs, int cpu)
     return 0;
 }
 
-/* livepatch's mask_nmi_callback(): every NMI swallowed. */
-static int cf_check livepatch_cb(const struct cpu_user_regs *regs, int cpu)
+/*
+ * do_nmi_crash() (a crash's shootdown) or livepatch's mask_nmi_callback():
+ * every NMI swallowed.
+ */
+static int cf_check swallow_cb(const struct cpu_user_regs *regs, int cpu)
 {
     return 1;
 }
@@ -46,32 +50,6 @@ static void snap_samples(unsigned int nr, uint64_t *s)
         s[cpu] = xen_stats[cpu].samples;
 }
 
-/*
- * While an NMI callback is installed, overflows are claimed and re-armed
- * but counted as lost: did every pCPU count over min since l, with no
- * sample taken and no unknown NMI?
- */
-static bool all_rearmed(unsigned int nr, const uint64_t *s,
-                        const uint64_t *l, uint64_t min)
-{
-    unsigned int cpu;
-    bool ok = true;
-
-    for ( cpu = 0; cpu < nr; cpu++ )
-        ok = ok && xen_stats[cpu].lost >= l[cpu] + min &&
-             xen_stats[cpu].samples == s[cpu] &&
-             !xen_stats[cpu].unknown && !xen_stats[cpu].wd_stuck;
-    return ok;
-}
-
-static void snap_lost(unsigned int nr, uint64_t *l)
-{
-    unsigned int cpu;
-
-    for ( cpu = 0; cpu < nr; cpu++ )
-        l[cpu] = xen_stats[cpu].lost;
-}
-
 /* Did every pCPU take over min samples since s, with no unknown NMI? */
 static bool all_sampling(unsigned int nr, const uint64_t *s, uint64_t min)
 {
@@ -87,7 +65,7 @@ static bool all_sampling(unsigned int nr, const uint64_t *s, uint64_t min)
 static void callbacks(const struct sim_model *m, bool watchdog)
 {
     struct profile_config cfg = test_cfg(XEN_PROFILE_EVENT_CYCLES, 0, 997);
-    uint64_t s[SIM_NR_CPUS], l[SIM_NR_CPUS];
+    uint64_t s[SIM_NR_CPUS];
     unsigned int cpu, reason;
     const char *wd = watchdog ? ", watchdog" : "";
     int rc;
@@ -111,25 +89,34 @@ static void callbacks(const struct sim_model *m, bool watchdog)
     tap_ok(all_sampling(SIM_NR_CPUS, s, 300),
            "sharing %s%s: sampling, no unknown NMI", m->name, wd);
 
-    /* Microcode loading takes the slot mid-session. */
+    /*
+     * pCPU 0 gets the platform's NMIs: without the watchdog every NMI is
+     * an overflow, and port 0x61 is still read, at most every 10 ms.
+     */
+    if ( !watchdog )
+    {
+        uint64_t p0 = xen_stats[0].port61, n0 = xen_stats[0].nmis;
+        s_time_t t0 = xen_time(), ms;
+
+        run_all(SIM_NR_CPUS, 5);
+        ms = (xen_time() - t0) / MILLISECS(1);
+        tap_ok(xen_stats[0].port61 > p0 &&
+               xen_stats[0].port61 - p0 <= (uint64_t)ms / 10 + 1 &&
+               xen_stats[0].port61 - p0 < xen_stats[0].nmis - n0,
+               "sharing %s: every NMI an overflow: port 0x61 still read "
+               "(%llu times in %lld ms, %llu NMIs), at most every 10 ms",
+               m->name, (unsigned long long)(xen_stats[0].port61 - p0),
+               (long long)ms,
+               (unsigned long long)(xen_stats[0].nmis - n0));
+    }
+
+    /* Microcode loading takes the slot mid-session, and hands NMIs on. */
     set_nmi_callback(microcode_cb);
     snap_samples(SIM_NR_CPUS, s);
-    snap_lost(SIM_NR_CPUS, l);
     run_all(SIM_NR_CPUS, 5);
-    tap_ok(all_rearmed(SIM_NR_CPUS, s, l, 300),
+    tap_ok(all_sampling(SIM_NR_CPUS, s, 300),
            "sharing %s%s: microcode's callback in the slot: every overflow "
-           "claimed and re-armed, counted lost (%llu on pCPU 0), no sample "
-           "walked, no unknown NMI", m->name, wd,
-           (unsigned long long)(xen_stats[0].lost - l[0]));
-
-    /* Then a livepatch is applied: its callback swallows every NMI. */
-    set_nmi_callback(livepatch_cb);
-    snap_samples(SIM_NR_CPUS, s);
-    snap_lost(SIM_NR_CPUS, l);
-    run_all(SIM_NR_CPUS, 5);
-    tap_ok(all_rearmed(SIM_NR_CPUS, s, l, 300),
-           "sharing %s%s: livepatch's mask callback swallowing NMIs: every "
-           "counter still re-armed, overflows counted lost", m->name, wd);
+           "claimed, sampled and re-armed, no unknown NMI", m->name, wd);
 
     set_nmi_callback(NULL);
     snap_samples(SIM_NR_CPUS, s);
@@ -148,6 +135,38 @@ static void callbacks(const struct sim_model *m, bool watchdog)
                      (unsigned long long)sim_cpu(cpu)->pmis_masked,
                      (unsigned long long)sim_cpu(cpu)->nmis,
                      sim_cpu(cpu)->lvtpc, glue_state(cpu)->active);
+
+    /*
+     * A crash's shootdown (or a livepatch, which is refused while we
+     * sample) takes the slot and swallows every NMI: none of the
+     * profiler's code runs, not one PMU register is touched.
+     */
+    set_nmi_callback(swallow_cb);
+    {
+        uint64_t hw[SIM_NR_CPUS], lost[SIM_NR_CPUS], claimed = 0;
+        bool quiet = true;
+
+        for ( cpu = 0; cpu < SIM_NR_CPUS; cpu++ )
+        {
+            hw[cpu] = sim_cpu(cpu)->hw_access;
+            lost[cpu] = xen_stats[cpu].lost;
+            claimed -= xen_stats[cpu].claimed;
+        }
+        snap_samples(SIM_NR_CPUS, s);
+        run_all(SIM_NR_CPUS, 5);
+        for ( cpu = 0; cpu < SIM_NR_CPUS; cpu++ )
+        {
+            quiet = quiet && sim_cpu(cpu)->hw_access == hw[cpu] &&
+                    xen_stats[cpu].samples == s[cpu] &&
+                    xen_stats[cpu].lost == lost[cpu];
+            claimed += xen_stats[cpu].claimed;
+        }
+        tap_ok(claimed && quiet,
+               "sharing %s%s: a crash's callback swallowing NMIs (%llu): "
+               "no profiler code ran, no PMU register touched", m->name,
+               wd, (unsigned long long)claimed);
+    }
+    set_nmi_callback(NULL);
 
     for ( cpu = 0; cpu < SIM_NR_CPUS; cpu++ )
         src->stop(cpu);
@@ -276,6 +295,56 @@ static void failing_wrmsr(const struct sim_model *m)
            "wrmsr %s: stopped, PMU free", m->name);
 }
 
+/*
+ * A livepatch masks NMIs while it patches: the PMU source and the
+ * livepatch rendezvous exclude each other (common/profile/nmi.c).  While
+ * a livepatch holds the block, the probe and a start are refused (and the
+ * probe's verdict is not spoilt); while the source probes or samples, the
+ * livepatch is refused.
+ */
+static void livepatch(const struct sim_model *m)
+{
+    struct profile_config cfg = test_cfg(XEN_PROFILE_EVENT_CYCLES, 0, 997);
+    unsigned int reason = 0, cpu;
+    uint64_t s[SIM_NR_CPUS];
+    int rc;
+
+    test_setup(m, SIM_NR_CPUS, KHZ);
+    tap_ok(profile_nmi_block(), "livepatch %s: no session: a livepatch "
+           "may mask NMIs", m->name);
+    rc = src->check(&cfg, &reason);
+    tap_ok(rc == -EBUSY && reason == XEN_PROFILE_REASON_PMU_BUSY &&
+           glue_probe_result() == 1 && test_pmu_free(),
+           "livepatch %s: meanwhile the probe is refused (%d, reason %u), "
+           "its verdict still to come, the PMU free", m->name, rc, reason);
+    rc = src->start(&cfg, 0);
+    tap_ok(rc == -EBUSY && test_pmu_free() && !glue_nr_started(),
+           "livepatch %s: ... and so is a start (%d)", m->name, rc);
+    profile_nmi_unblock();
+
+    rc = src->check(&cfg, &reason);
+    for ( cpu = 0; !rc && cpu < SIM_NR_CPUS; cpu++ )
+        rc = src->start(&cfg, cpu);
+    tap_ok(!rc && glue_probe_result() == 0,
+           "livepatch %s: after it, the probe passes and a session starts "
+           "(%d)", m->name, rc);
+    tap_ok(!profile_nmi_block(), "livepatch %s: while the session samples, "
+           "a livepatch is refused", m->name);
+    snap_samples(SIM_NR_CPUS, s);
+    run_all(SIM_NR_CPUS, 5);
+    tap_ok(all_sampling(SIM_NR_CPUS, s, 300),
+           "livepatch %s: and the session samples on", m->name);
+    for ( cpu = 0; cpu < SIM_NR_CPUS - 1; cpu++ )
+        src->stop(cpu);
+    tap_ok(!profile_nmi_block(), "livepatch %s: refused while one pCPU "
+           "still samples", m->name);
+    src->stop(SIM_NR_CPUS - 1);
+    tap_ok(profile_nmi_block() && test_pmu_free(),
+           "livepatch %s: all stopped: a livepatch may mask NMIs again",
+           m->name);
+    profile_nmi_unblock();
+}
+
 void test_sharing(void)
 {
     src = arch_profile_pmu_source();
@@ -288,4 +357,6 @@ void test_sharing(void)
     vpmu();
     failing_wrmsr(&m_intel_v3_fw);
     failing_wrmsr(&m_amd_17h);
+    livepatch(&m_intel_v3_fw);
+    livepatch(&m_amd_17h);
 }

@@ -18,6 +18,7 @@ void glue_reset(void)
     probing = false;
     probe_nmis = 0;
     probe_result = 1;
+    nmi_reason_next = 0;
 }
 
 struct pmu_cpu *glue_state(unsigned int cpu)

@@ -3,7 +3,7 @@
  * xen-stub.c: the parts of Xen the PMU source calls or is called by, over
  * the simulator (see xen-stub.h).  do_nmi() and the watchdog follow Xen
  * 4.17's arch/x86/traps.c (with patches/0014) and arch/x86/nmi.c:
- * profile_pmu_nmi() first, then the callback; an NMI neither claims goes
+ * the callback first, then profile_pmu_nmi(); an NMI neither claims goes
  * to nmi_watchdog_tick() when the watchdog runs (which re-arms its
  * counter whatever happened, counts "alerts" when no nmi_timer tick came
  * since the last NMI, and never clears the counter's GLOBAL_STATUS bit),
@@ -255,7 +255,6 @@ static void do_nmi(unsigned int cpu, uint64_t ovf)
     unsigned int profiled;
 
     s->nmis++;
-    profiled = profile_pmu_nmi(regs, callback != NULL);
     if ( callback && callback(regs, cpu) )
     {
         s->claimed++;
@@ -263,13 +262,19 @@ static void do_nmi(unsigned int cpu, uint64_t ovf)
             s->wd_swallowed++;
         return;
     }
+    profiled = profile_pmu_nmi(regs);
     if ( profiled == PROFILE_NMI_OURS )
     {
         s->profiled++;
         if ( ovf & wd_bit )
             s->wd_swallowed++;
+        /* Port 0x61, rate-limited (pCPU 0 gets the platform's NMIs). */
+        if ( !cpu && profile_pmu_nmi_reason_due() )
+            s->port61++;
         return;
     }
+    if ( !cpu )
+        s->port61++;
     s->passed++;
     if ( (ovf & ~wd_bit) && !(ovf & wd_bit) )
         s->ours_passed++;

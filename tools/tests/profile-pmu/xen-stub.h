@@ -25,6 +25,7 @@ struct xen_nmi_stats {
     uint64_t ours_passed;       /* only a profile PMI, not claimed */
     uint64_t samples;           /* x86_profile_sample() */
     uint64_t lost;              /* profile_sample_lost() */
+    uint64_t port61;            /* reads of port 0x61 (pCPU 0) */
 };
 
 extern struct xen_nmi_stats xen_stats[SIM_NR_CPUS];

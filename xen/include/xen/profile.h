@@ -48,12 +48,28 @@ static always_inline void profile_timer_interrupt(void)
 }
 
 /*
- * Hook in do_nmi(), ahead of the NMI callback: claim, count and re-arm an
- * overflow of the profiler's PMU counter (x86, PMU source).  slot_held:
- * an NMI callback is installed (then no sample is taken, only counted).
+ * Hook in do_nmi(), after the NMI callback: claim, sample and re-arm an
+ * overflow of the profiler's PMU counter (x86, PMU source).
  */
-unsigned int profile_pmu_nmi(const struct cpu_user_regs *regs,
-                             bool slot_held);
+unsigned int profile_pmu_nmi(const struct cpu_user_regs *regs);
+
+/*
+ * do_nmi() on the pCPU that gets the platform's NMIs, after an NMI that
+ * was the profiler's alone: read port 0x61 now?  (At most every 10 ms.)
+ */
+bool profile_pmu_nmi_reason_due(void);
+
+/*
+ * Sampling on NMIs and livepatching exclude each other (common/profile/
+ * nmi.c).  A PMU source takes a reference while it probes or samples
+ * (0, or -EBUSY while a livepatch is applied); the livepatch rendezvous
+ * blocks them before it masks NMIs (false: a source holds a reference,
+ * refuse) and unblocks after.
+ */
+int profile_nmi_get(void);
+void profile_nmi_put(void);
+bool profile_nmi_block(void);
+void profile_nmi_unblock(void);
 
 #else
 
@@ -66,10 +82,23 @@ static inline void profile_timer_interrupt(void)
 {
 }
 
-static inline unsigned int profile_pmu_nmi(const struct cpu_user_regs *regs,
-                                           bool slot_held)
+static inline unsigned int profile_pmu_nmi(const struct cpu_user_regs *regs)
 {
     return PROFILE_NMI_NONE;
+}
+
+static inline bool profile_pmu_nmi_reason_due(void)
+{
+    return true;
+}
+
+static inline bool profile_nmi_block(void)
+{
+    return true;
+}
+
+static inline void profile_nmi_unblock(void)
+{
 }
 
 #endif /* CONFIG_XEN_PROFILER */

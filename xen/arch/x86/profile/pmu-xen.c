@@ -8,9 +8,13 @@
  * session, check once that an overflow NMI really arrives, program each
  * pCPU on that pCPU (an IPI; a pCPU that cannot be programmed is not
  * sampled), and give everything back on stop and CPU offline.  Overflow
- * NMIs come in through profile_pmu_nmi(), which do_nmi() calls ahead of
- * the NMI callback slot: the slot is never used, so microcode loading and
- * livepatching, which take it, cannot starve the profiler.
+ * NMIs come in through profile_pmu_nmi(), which do_nmi() calls after
+ * the NMI callback: the profiler never takes the callback slot.  A crash
+ * or a livepatch being applied swallows every NMI there and runs none of
+ * the profiler's code; livepatching and this source exclude each other
+ * (profile_nmi_get(), common/profile/nmi.c: a livepatch would leave the
+ * counters unarmed and fail the probe), and microcode loading's callback
+ * hands every NMI on.
  *
  * The NMI watchdog keeps working: it owns GP counter 0, which the driver
  * never uses, and an NMI in which its counter overflowed too is passed on
@@ -82,17 +86,16 @@ static unsigned int nr_started;     /* pCPUs armed; under the CPU maps */
 static bool probing;
 static unsigned int probe_nmis;
 static int probe_result = 1;        /* 1: not probed yet */
+static uint64_t nmi_reason_next;    /* TSC: port 0x61 is read again */
 
 /*
- * Called by do_nmi() for every NMI, before the NMI callback: the NMI
- * callback slot may be held by someone else at any time (microcode
- * loading, livepatching, a crash), and an overflow of our counter must
- * still be claimed and the counter re-armed, or this pCPU would stop
- * sampling for the rest of the session.  One load and a branch when this
- * pCPU has no counter armed.  slot_held: an NMI callback is installed.
+ * Called by do_nmi() for every NMI the NMI callback did not take, so that
+ * a crash or a livepatch being applied runs none of this (livepatching is
+ * refused while we probe or sample, profile_nmi_get(); microcode
+ * loading's callback hands every NMI on).  One load and a branch when
+ * this pCPU has no counter armed.
  */
-unsigned int profile_pmu_nmi(const struct cpu_user_regs *regs,
-                             bool slot_held)
+unsigned int profile_pmu_nmi(const struct cpu_user_regs *regs)
 {
     struct pmu_cpu *pc = &this_cpu(pmu_state);
     bool others;
@@ -112,13 +115,6 @@ unsigned int profile_pmu_nmi(const struct cpu_user_regs *regs,
     case PMU_NMI_OURS:
         if ( ACCESS_ONCE(probing) )
             probe_nmis++;
-        /*
-         * While another user holds the NMI callback slot (microcode
-         * loading, a livepatch being applied, a crash), run no more code
-         * than the counter needs: the sample is counted as lost.
-         */
-        else if ( slot_held )
-            profile_sample_lost();
         else
             x86_profile_sample(regs);
         break;
@@ -126,6 +122,26 @@ unsigned int profile_pmu_nmi(const struct cpu_user_regs *regs,
 
     /* The watchdog's counter overflowed too: let Xen see this NMI. */
     return others ? PROFILE_NMI_PASS : PROFILE_NMI_OURS;
+}
+
+/*
+ * For do_nmi() on the pCPU that gets the platform's NMIs, after an NMI
+ * that was the profiler's alone: is it time to read port 0x61 again?  At
+ * most every 10 ms: overflows may be every NMI that pCPU gets, and the
+ * read may trap to SMM.  A SERR or IOCHK NMI merged with an overflow is
+ * reported on a later one.  Only that pCPU calls it, and NMIs do not
+ * nest.
+ */
+bool profile_pmu_nmi_reason_due(void)
+{
+    uint64_t now = pmu_hw_tsc();
+
+    /* TSC ticks: NOW() may read a torn time stamp in NMI context. */
+    if ( (int64_t)(now - nmi_reason_next) < 0 )
+        return false;
+    nmi_reason_next = now + cpu_khz * 10;
+
+    return true;
 }
 
 /* Does an overflow of our counter reach us as an NMI?  On this pCPU. */
@@ -209,17 +225,27 @@ static int cf_check pmu_check(const struct profile_config *cfg,
     if ( !nr_started && (rc = take_pmu(reason)) )
         return rc;
 
-    /* Probe once (but again after a pCPU that could not be programmed). */
+    /*
+     * Probe once (but again after a pCPU that could not be programmed),
+     * never while a livepatch swallows every NMI (profile_nmi_get()).
+     */
     rc = probe_result;
     if ( rc == 1 )
     {
-        rc = probe_nmi();
-        if ( rc != -EIO )
-            probe_result = rc;
+        rc = profile_nmi_get();
+        if ( !rc )
+        {
+            rc = probe_nmi();
+            profile_nmi_put();
+            if ( rc != -EIO )
+                probe_result = rc;
+        }
     }
     if ( !nr_started )
         release_pmu_ownership(PMU_OWNER_PROFILER);
-    if ( rc == -EIO )
+    if ( rc == -EBUSY )
+        *reason = XEN_PROFILE_REASON_PMU_BUSY;
+    else if ( rc == -EIO )
     {
         *reason = XEN_PROFILE_REASON_NO_PMU;
         rc = -EOPNOTSUPP;
@@ -274,8 +300,19 @@ static int cf_check pmu_start(const struct profile_config *cfg,
     unsigned int reason;
     int rc;
 
-    if ( !nr_started && (rc = take_pmu(&reason)) )
-        return rc;
+    /* The first pCPU: no livepatch may mask NMIs until the last stops. */
+    if ( !nr_started )
+    {
+        rc = profile_nmi_get();
+        if ( rc )
+            return rc;
+        rc = take_pmu(&reason);
+        if ( rc )
+        {
+            profile_nmi_put();
+            return rc;
+        }
+    }
     per_cpu(pmu_start_rc, cpu) = -EIO;
     on_selected_cpus(cpumask_of(cpu), start_here, (void *)cfg, 1);
     rc = per_cpu(pmu_start_rc, cpu);
@@ -284,7 +321,10 @@ static int cf_check pmu_start(const struct profile_config *cfg,
         printk(XENLOG_WARNING "profiler: pCPU %u: PMU counter cannot be "
                "programmed (%d): not sampled\n", cpu, rc);
         if ( !nr_started )
+        {
             release_pmu_ownership(PMU_OWNER_PROFILER);
+            profile_nmi_put();
+        }
         return rc;
     }
     nr_started++;
@@ -298,6 +338,7 @@ static void cf_check pmu_stop(unsigned int cpu)
     if ( --nr_started )
         return;
     release_pmu_ownership(PMU_OWNER_PROFILER);
+    profile_nmi_put();
 }
 
 static const struct profile_source pmu_source = {
