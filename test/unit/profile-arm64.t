@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# The profiler's hypervisor code (AArch64 stack walk, guest modes) in
+# The profiler's hypervisor code (AArch64 stack walk, guest modes, the
+# PMUv3 source over a simulated PMU and GIC) in
 # userspace (tools/tests/profile-arm64), TAP passed through; then the same
 # checks under AddressSanitizer and UBSan, as one check: the stack walks
 # must read nothing they were not allowed to.

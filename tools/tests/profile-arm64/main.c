@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * main.c: the Arm profiler's hypervisor unit tests (frame-record walk,
- * stack bounds, guest modes), one TAP stream (tools/tests/common/tap.c).
+ * stack bounds, guest modes, the PMUv3 source), one TAP stream
+ * (tools/tests/common/tap.c).
  */
 #include "test.h"
 
@@ -10,6 +11,7 @@ int main(void)
     test_unwind();
     test_stack();
     test_mode();
+    test_pmu();
 
     return tap_done();
 }

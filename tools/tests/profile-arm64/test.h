@@ -15,5 +15,6 @@
 void test_unwind(void);
 void test_stack(void);
 void test_mode(void);
+void test_pmu(void);
 
 #endif /* TEST_PROFILE_ARM64_TEST_H */

@@ -60,11 +60,13 @@
 #define PMCR_X          (1U << 4)   /* export events */
 #define PMCR_DP         (1U << 5)   /* cycle counter off where prohibited */
 #define PMCR_LC         (1U << 6)   /* 64-bit cycle counter overflow */
+#define PMCR_LP         (1U << 7)   /* 64-bit event counter overflow */
 #define PMCR_N(r)       (((r) >> 11) & 0x1f)    /* event counters */
 #define PMU_FILTER_NSH  (1U << 27)  /* PMxxFILTR/PMEVTYPER: count at EL2 */
 #define PMU_CYCLE_BIT   (1U << 31)  /* the cycle counter's bit in PMxxx */
 #define PMU_EVENT_BIT   (1U << 0)   /* event counter 0's */
 #define MDCR_HPME       (1U << 7)   /* EL2-reserved event counters on */
+#define MDCR_HLP        (1U << 26)  /* ... overflow at 64 bits */
 
 /* PMUv3 common events. */
 #define PMU_EV_INST_RETIRED     0x08
@@ -312,9 +314,14 @@ static void cf_check start_here(void *data)
     else
         route_pmu_irq(true);
 
-    /* The same counter here (capabilities were read on another pCPU). */
+    /*
+     * The same counter here (capabilities were read on another pCPU).  A
+     * pCPU that cannot sample masks its PPI again, as stop_here() does: a
+     * later vpmu guest's overflows must not reach pmu_interrupt().
+     */
     if ( pick_counter(cfg->event, &pc->ctr) || pc->ctr.cycle != counter.cycle )
     {
+        route_pmu_irq(false);
         this_cpu(pmu_start_rc) = -EOPNOTSUPP;
         return;
     }
@@ -332,7 +339,8 @@ static void cf_check start_here(void *data)
     /*
      * Nothing of what firmware or a past vpmu guest left may count or
      * interrupt: every counter off, every overflow and interrupt enable
-     * cleared, and no cycle divider (D), export (X) or prohibition (DP).
+     * cleared, and no cycle divider (D), export (X) or prohibition (DP);
+     * event counters overflow at 32 bits (LP clear), as armed.
      */
     WRITE_SYSREG(~0U, PMINTENCLR_EL1);
     WRITE_SYSREG(~0U, PMCNTENCLR_EL0);
@@ -342,11 +350,17 @@ static void cf_check start_here(void *data)
     else
     {
         WRITE_SYSREG(PMU_FILTER_NSH | pc->ctr.event, PMEVTYPER0_EL0);
-        /* Enabled from now on, across context switches too. */
+        /*
+         * Enabled from now on, across context switches too.  Counter 0
+         * is EL2's (HPMN 0): its overflow width is HLP's, not PMCR_EL0.LP's
+         * (which applies where HPMN 0 is not honoured, without
+         * FEAT_HPMN0); both 32 bits, as armed.
+         */
         this_cpu(profile_mdcr_el2) = MDCR_HPME;
-        WRITE_SYSREG(READ_SYSREG(MDCR_EL2) | MDCR_HPME, MDCR_EL2);
+        WRITE_SYSREG((READ_SYSREG(MDCR_EL2) | MDCR_HPME) & ~MDCR_HLP,
+                     MDCR_EL2);
     }
-    WRITE_SYSREG((pc->saved_pmcr & ~(PMCR_D | PMCR_X | PMCR_DP)) |
+    WRITE_SYSREG((pc->saved_pmcr & ~(PMCR_D | PMCR_X | PMCR_DP | PMCR_LP)) |
                  PMCR_E | PMCR_LC, PMCR_EL0);
     arm_counter(pc);
     write_atomic(&pc->active, true);
