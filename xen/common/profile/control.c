@@ -21,6 +21,7 @@
 #include <xen/init.h>
 #include <xen/lib.h>
 #include <xen/mm.h>
+#include <xen/nospec.h>
 #include <xen/notifier.h>
 #include <xen/profile.h>
 #include <xen/sched.h>
@@ -441,7 +442,7 @@ static int profile_read(struct xen_profile_read *op)
         return -EBUSY;
     if ( op->cpu >= nr_cpu_ids )
         return -EINVAL;
-    pc = &profile_cpus[op->cpu];
+    pc = &profile_cpus[array_index_nospec(op->cpu, nr_cpu_ids)];
     if ( !(pc->flags & XEN_PROFILE_CPU_RING) )
         return -EINVAL;
 
