@@ -88,6 +88,7 @@ export TOP_BUILD := $(BUILD)
 # One heavy build at a time: each stage runs make -j2 itself.
 .NOTPARALLEL:
 .PHONY: all deps fetch prepare xen tools sysroot kernel build check check-suite check-unit \
+	check-configs \
 	demo vhost bench bench-compare fuzz series check-series debball debian-source \
 	debian-packages clean \
 	distclean
@@ -208,6 +209,17 @@ demo: deps
 	scripts/demo-report.sh $(BASE_BUILD)/demo/results $(DIST) || rc=1; \
 	scripts/timing-report.sh $(TIMING); exit $$rc
 endif
+
+# The hypervisor with the profiler in every configuration Xen's GitLab CI
+# could draw (scripts/check-configs.sh), on the 4.22 tree (XEN_BASE=staging:
+# staging's), with a table of what built; QUICK=1: the quick set, which
+# make check runs (test/build/configs.t).  Installs the cross compilers.
+CONFIGS_BASE = $(if $(filter staging,$(XEN_BASE)),staging,4.22)
+check-configs:
+	@scripts/deps.sh configs
+	@$(MAKE) --no-print-directory prepare XEN_BASE=$(CONFIGS_BASE) XEN_SRC= ARCH=x86_64
+	@$(STAGE) $(CONFIGS_BASE)/check-configs scripts/check-configs.sh \
+		$(BUILD)/xen-$(CONFIGS_BASE)-x86_64/xen $(BUILD)/configs-$(CONFIGS_BASE)
 
 # Speed and memory of libxenprofile on a synthetic 1M-sample profile:
 # printed, never asserted.

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# deps.sh: install the Debian packages the build and the virtual host need.
+# deps.sh [configs]: install the Debian packages the build and the virtual
+# host need (configs: and make check-configs).
 # As root, missing packages are installed with apt-get; otherwise the
 # apt-get line is printed and the exit status is 1.
 set -euo pipefail
@@ -14,6 +15,9 @@ pkgs="build-essential python3-dev uuid-dev libncurses-dev libyajl-dev
       dropbear-bin openssh-sftp-server openssh-client
       qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross
       device-tree-compiler"
+# deps.sh configs: also the cross compilers of make check-configs.
+[ "${1:-}" != configs ] ||
+    pkgs="$pkgs gcc-arm-linux-gnueabihf gcc-riscv64-linux-gnu gcc-powerpc64le-linux-gnu"
 missing=""
 # Node.js and npm may come from another repository than Debian's (whose
 # npm package would conflict): only ask for them when the commands are
