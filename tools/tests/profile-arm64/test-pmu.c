@@ -148,11 +148,19 @@ void arm_profile_sample(const struct cpu_user_regs *regs)
 {
 }
 
-uint64_t profile_next_period(uint64_t period, uint64_t elapsed,
-                             uint64_t clock_khz, unsigned int frequency,
-                             uint64_t min, uint64_t max)
+static uint64_t throttled;
+
+void profile_sample_throttled(void)
 {
-    return period;
+    throttled++;
+}
+
+/* An overflow of event counter 0 on pCPU 0, ticks after the last. */
+static void overflow(uint64_t ticks)
+{
+    cycles += ticks - 1000;         /* get_cycles() adds 1000 */
+    pmu[0].pmovs |= 1;
+    desc[0].action->handler(PMU_PPI, NULL);
 }
 
 /* Power on: what firmware or a past vpmu guest may leave. */
@@ -189,7 +197,7 @@ void test_pmu(void)
         .event = XEN_PROFILE_EVENT_INSTRUCTIONS,
         .period = 100000,
     };
-    unsigned int reason = 0, cpu;
+    unsigned int reason = 0, cpu, i;
     uint64_t pmcr;
     int rc;
 
@@ -247,4 +255,28 @@ void test_pmu(void)
     tap_ok(masked_everywhere() && acquire_pmu_ownership(PMU_OWNER_HVM),
            "pmu: stopped: masked everywhere, the PMU free for vpmu");
     release_pmu_ownership(PMU_OWNER_HVM);
+
+    /*
+     * Throttling: 5 events a tick of the 1 GHz clock, a period of 10,000
+     * (overflows at 500 kHz): the period doubles until they come no
+     * faster than XEN_PROFILE_MAX_SAMPLE_HZ; slow ones bring it back.
+     */
+    power_on();
+    cfg.period = 10000;
+    rc = src->check(&cfg, &reason);
+    if ( !rc )
+        rc = src->start(&cfg, 0);
+    for ( i = 0; !rc && i < 20; i++ )
+        overflow((uint32_t)-pmu[0].pmevcntr0 / 5);
+    tap_ok(!rc && throttled >= 3 && throttled <= 6 &&
+           pmu[0].pmevcntr0 == (uint32_t)-(10000 << throttled),
+           "pmu: overflows at 500 kHz: throttled %llu times, the period "
+           "raised to %u", (unsigned long long)throttled,
+           (uint32_t)-pmu[0].pmevcntr0);
+    for ( i = 0; !rc && i < 20; i++ )
+        overflow(1000000);
+    tap_ok(pmu[0].pmevcntr0 == (uint32_t)-10000,
+           "pmu: slow overflows: the period back to 10000 (%u)",
+           (uint32_t)-pmu[0].pmevcntr0);
+    src->stop(0);
 }

@@ -27,6 +27,11 @@
     const typeof(y) _y = (y);                   \
     (void)(&_x == &_y);                         \
     _x < _y ? _x : _y; })
+#define max(x, y) ({                            \
+    const typeof(x) _x = (x);                   \
+    const typeof(y) _y = (y);                   \
+    (void)(&_x == &_y);                         \
+    _x > _y ? _x : _y; })
 #define read_atomic(p)      __atomic_load_n(p, __ATOMIC_ACQUIRE)
 #define write_atomic(p, v)  __atomic_store_n(p, v, __ATOMIC_RELEASE)
 #define ACCESS_ONCE(x)      (*(volatile typeof(x) *)&(x))

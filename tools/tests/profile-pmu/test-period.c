@@ -55,7 +55,11 @@ static enum sim_event sim_ev(unsigned int event)
     return SIM_EV_CYCLES;
 }
 
-/* amount events of ev, and a third as many of every other kind. */
+/*
+ * amount events of ev, a third as many of every other kind, and eight
+ * cycles an event of another kind: overflows no faster than
+ * XEN_PROFILE_MAX_SAMPLE_HZ, so that no period is throttled.
+ */
 static void run_event(enum sim_event ev, uint64_t amount)
 {
     uint64_t t[SIM_EV_NR];
@@ -63,6 +67,8 @@ static void run_event(enum sim_event ev, uint64_t amount)
 
     for ( e = 0; e < SIM_EV_NR; e++ )
         t[e] = e == ev ? amount : amount / 3 + 1;
+    if ( ev != SIM_EV_CYCLES && ev != SIM_EV_REF_CYCLES )
+        t[SIM_EV_CYCLES] = t[SIM_EV_REF_CYCLES] = amount * 8;
     sim_run(t[0], t[1], t[2], t[3], t[4]);
 }
 
@@ -213,8 +219,81 @@ static void period_caps(void)
            "period full-width: 2^47 refused by check");
 }
 
+/*
+ * Throttling: overflows of a period too small for the event's rate come
+ * faster than XEN_PROFILE_MAX_SAMPLE_HZ; the period doubles until they do
+ * not (each counted), and comes back down to the period asked for when
+ * the events slow down.  Frequency mode's first period (a guess from the
+ * clock) is within the smallest period too.
+ */
+static void period_throttle(void)
+{
+    uint64_t khz = 3000000, samples, nmis, t0, ticks, hz;
+    struct pmu_caps c;
+    struct pmu_counter k;
+    struct pmu_cpu pc;
+    unsigned int i;
+
+    test_setup(&m_intel_v3_fw, 1, khz);
+    if ( !tap_ok(start0(XEN_PROFILE_EVENT_CYCLES, 10000),
+                 "throttle: cycles every 10000 started (300 kHz asked)") )
+        return;
+    xen_sample_hook = NULL;             /* periods change on purpose */
+    /* A second of cycles: 300,000 overflows asked. */
+    run_event(SIM_EV_CYCLES, khz * 1000);
+    samples = xen_stats[0].samples;
+    tap_ok(glue_state(0)->throttled >= 3 && glue_state(0)->throttled <= 8 &&
+           glue_state(0)->period >= 10000 * 8 &&
+           xen_stats[0].throttled == glue_state(0)->throttled,
+           "throttle: the period doubled %llu times, to %llu, each counted "
+           "for the session (%llu)",
+           (unsigned long long)glue_state(0)->throttled,
+           (unsigned long long)glue_state(0)->period,
+           (unsigned long long)xen_stats[0].throttled);
+    /* Then a second at the rate it settled to. */
+    nmis = sim_cpu(0)->nmis;
+    t0 = sim_cpu(0)->tsc;
+    run_event(SIM_EV_CYCLES, khz * 1000);
+    ticks = sim_cpu(0)->tsc - t0;
+    hz = (sim_cpu(0)->nmis - nmis) * khz * 1000 / ticks;
+    tap_ok(hz <= XEN_PROFILE_MAX_SAMPLE_HZ &&
+           hz >= XEN_PROFILE_MAX_SAMPLE_HZ / 4 &&
+           xen_stats[0].samples > samples && !xen_stats[0].unknown,
+           "throttle: then %llu overflows a second, at most %u, still "
+           "sampled, no unknown NMI", (unsigned long long)hz,
+           XEN_PROFILE_MAX_SAMPLE_HZ);
+    arch_profile_pmu_source()->stop(0);
+
+    /* LLC misses: a burst, then as slow as the period asked allows. */
+    test_setup(&m_intel_v3_fw, 1, khz);
+    if ( !tap_ok(start0(XEN_PROFILE_EVENT_LLC_MISSES, 10000),
+                 "throttle: LLC misses every 10000 started") )
+        return;
+    xen_sample_hook = NULL;
+    sim_run(100000000, 1000000, 100000000, 40000000, 0);
+    tap_ok(glue_state(0)->throttled && glue_state(0)->period > 10000,
+           "throttle: a burst of misses raised the period to %llu",
+           (unsigned long long)glue_state(0)->period);
+    for ( i = 0; i < 20; i++ )
+        sim_run(3000000000ULL, 1000000, 3000000000ULL, 100000, 0);
+    tap_ok(glue_state(0)->period == 10000,
+           "throttle: slow misses bring it back to 10000 (%llu)",
+           (unsigned long long)glue_state(0)->period);
+    arch_profile_pmu_source()->stop(0);
+
+    test_setup(&m_intel_v3_fw, 1, khz);
+    pmu_detect(&c);
+    pmu_pick_counter(&c, XEN_PROFILE_EVENT_CYCLES, false, &k);
+    pmu_cpu_start(&pc, &c, &k, 1, 997, 1);
+    tap_ok(pc.period == PMU_MIN_PERIOD,
+           "frequency: a first period below the smallest starts at %u "
+           "(%llu)", PMU_MIN_PERIOD, (unsigned long long)pc.period);
+    pmu_cpu_stop(&pc, &c);
+}
+
 void test_period(void)
 {
     period_table();
     period_caps();
+    period_throttle();
 }

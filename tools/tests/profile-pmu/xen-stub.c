@@ -155,6 +155,11 @@ void profile_sample_lost(void)
     xen_stats[sim_cur()].lost++;
 }
 
+void profile_sample_throttled(void)
+{
+    xen_stats[sim_cur()].throttled++;
+}
+
 /* ---- The NMI watchdog (arch/x86/nmi.c) ---- */
 
 static unsigned int wd_msr(bool sel)

@@ -26,6 +26,7 @@ struct xen_nmi_stats {
     uint64_t samples;           /* x86_profile_sample() */
     uint64_t lost;              /* profile_sample_lost() */
     uint64_t port61;            /* reads of port 0x61 (pCPU 0) */
+    uint64_t throttled;         /* profile_sample_throttled() */
 };
 
 extern struct xen_nmi_stats xen_stats[SIM_NR_CPUS];

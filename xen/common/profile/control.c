@@ -71,6 +71,7 @@ static int alloc_ring(unsigned int cpu, unsigned int kib)
     profile_ring_init(&pc->ring, buf, PAGE_SIZE << order);
     pc->ring_order = order;
     pc->cost_min = pc->cost_max = pc->cost_sum = pc->no_stack = 0;
+    pc->throttled = 0;
     pc->flags = XEN_PROFILE_CPU_RING;
 
     return 0;
@@ -379,6 +380,7 @@ static void cpu_status(unsigned int cpu, struct xen_profile_cpu *e)
     e->cost_max = pc->cost_max;
     e->cost_sum = pc->cost_sum;
     e->no_stack = pc->no_stack;
+    e->throttled = ACCESS_ONCE(pc->throttled);
 }
 
 static int profile_status(struct xen_profile_status *op)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * period.c: the frequency mode of the PMU sources (xen/profile-source.h),
- * shared by the architectures' drivers and tested in userspace with
- * x86's (tools/tests/profile-pmu).
+ * period.c: the frequency mode and the throttling of the PMU sources
+ * (xen/profile-source.h), shared by the architectures' drivers and tested
+ * in userspace with x86's (tools/tests/profile-pmu).
  *
  * This file includes only what those tests can provide.
  */
@@ -48,6 +48,20 @@ uint64_t profile_next_period(uint64_t period, uint64_t elapsed,
     if ( period < min )
         return min;
     return period > max ? max : period;
+}
+
+uint64_t profile_throttle_period(uint64_t period, uint64_t asked,
+                                 uint64_t elapsed, uint64_t min_elapsed,
+                                 uint64_t max, bool *throttled)
+{
+    *throttled = elapsed < min_elapsed && period < max;
+    if ( *throttled )
+        return period > max / 2 ? max : period * 2;
+    /* A fixed period comes back down, with a margin against see-saws. */
+    if ( asked != 0 && period > asked && elapsed / 4 >= min_elapsed )
+        return period / 2 > asked ? period / 2 : asked;
+
+    return period;
 }
 
 /*

@@ -33,6 +33,7 @@ struct profile_cpu {
     bool in_sample;                 /* the sample path is running */
     uint64_t cost_min, cost_max, cost_sum;  /* TSC ticks per sample */
     uint64_t no_stack;              /* samples flagged F_NO_STACK */
+    uint64_t throttled;             /* periods raised: overflows too fast */
     uint64_t t0;                    /* cycles when this sample began */
     struct timer timer;             /* timer source */
     s_time_t next;                  /* timer source: next sample due */

@@ -116,6 +116,16 @@ void profile_sample_lost(void)
     sample_end(pc);
 }
 
+void profile_sample_throttled(void)
+{
+    struct profile_cpu *pc = sample_begin();
+
+    if ( !pc )
+        return;
+    pc->throttled++;
+    sample_end(pc);
+}
+
 /*
  * Local variables:
  * mode: C

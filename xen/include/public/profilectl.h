@@ -126,6 +126,12 @@
 #define XEN_PROFILE_MAX_TIMER_HZ      10000
 #define XEN_PROFILE_MIN_TIMER_NS      100000  /* 10 kHz */
 #define XEN_PROFILE_MAX_TIMER_NS      1000000000ULL
+/*
+ * The PMU source's overflows, per pCPU: one that comes sooner after the
+ * last than this rate allows doubles the period (counted in
+ * xen_profile_cpu.throttled), as perf's maximum sample rate.
+ */
+#define XEN_PROFILE_MAX_SAMPLE_HZ     50000
 
 /*
  * XEN_PROFILE_OP_start: start sampling.  Exactly one of frequency and
@@ -169,6 +175,9 @@ struct xen_profile_cpu {
     uint64_aligned_t cost_max;  /*      path: min, max and sum over */
     uint64_aligned_t cost_sum;  /*      the samples taken */
     uint64_aligned_t no_stack;  /* OUT: samples with XEN_PROFILE_F_NO_STACK */
+    uint64_aligned_t throttled; /* OUT: PMU overflows faster than
+                                   XEN_PROFILE_MAX_SAMPLE_HZ: the period
+                                   was raised */
     uint32_t flags;             /* OUT: XEN_PROFILE_CPU_* */
     uint32_t pad;               /* OUT: zero */
 };

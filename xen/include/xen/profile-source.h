@@ -70,6 +70,11 @@ void profile_record_header(struct xen_profile_record *rec, unsigned int n,
 void profile_sample_commit(struct xen_profile_record *rec);
 /* Count one sample of this pCPU as lost, without taking it. */
 void profile_sample_lost(void);
+/*
+ * Count one overflow of this pCPU's PMU source that came faster than
+ * XEN_PROFILE_MAX_SAMPLE_HZ (its period was raised).
+ */
+void profile_sample_throttled(void);
 
 /*
  * The timer source, from the timer interrupt hook: is a sample of this
@@ -88,6 +93,18 @@ bool profile_timer_due(void);
 uint64_t profile_next_period(uint64_t period, uint64_t elapsed,
                              uint64_t clock_khz, unsigned int frequency,
                              uint64_t min, uint64_t max);
+
+/*
+ * Throttling, as perf's maximum sample rate: after an overflow that came
+ * elapsed clock ticks after the last, when that is less than min_elapsed
+ * (XEN_PROFILE_MAX_SAMPLE_HZ), the period doubles (up to max) and
+ * *throttled is set.  A fixed period (asked: the period asked for; 0 in
+ * frequency mode) so raised halves back towards asked once overflows are
+ * four times slower than that.  Returns the period to arm next.
+ */
+uint64_t profile_throttle_period(uint64_t period, uint64_t asked,
+                                 uint64_t elapsed, uint64_t min_elapsed,
+                                 uint64_t max, bool *throttled);
 
 /* The PMU source of this architecture, or NULL when it has none. */
 const struct profile_source *arch_profile_pmu_source(void);

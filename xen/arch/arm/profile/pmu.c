@@ -90,8 +90,11 @@ struct pmu_cpu {
     bool active;                    /* our counter is armed */
     struct pmu_counter ctr;
     uint64_t period;                /* events between overflows, now */
+    uint64_t asked;                 /* the period asked for (fixed) */
     unsigned int frequency;         /* Hz asked for; 0: fixed period */
     uint64_t last;                  /* get_cycles() at the last arm */
+    uint64_t min_ticks;             /* get_cycles() ticks between overflows
+                                       at XEN_PROFILE_MAX_SAMPLE_HZ */
     /* What start found, put back by stop. */
     register_t saved_pmcr, saved_filter;
 };
@@ -200,8 +203,8 @@ static void arm_counter(struct pmu_cpu *pc)
 static void cf_check pmu_interrupt(int irq, void *dev_id)
 {
     struct pmu_cpu *pc = &this_cpu(pmu_state);
-    uint64_t now;
-
+    uint64_t elapsed;
+    bool throttled;
     uint32_t ovs = READ_SYSREG(PMOVSCLR_EL0);
 
     if ( !ovs )
@@ -215,15 +218,20 @@ static void cf_check pmu_interrupt(int irq, void *dev_id)
     if ( !ACCESS_ONCE(pc->active) || !(ovs & pc->ctr.bit) )
         return;                     /* an overflow pending at stop */
 
+    elapsed = get_cycles() - pc->last;
     if ( pc->frequency )
-    {
-        now = get_cycles();
-        pc->period = profile_next_period(pc->period, now - pc->last,
-                                         cpu_khz, pc->frequency,
-                                         PMU_MIN_PERIOD, pc->ctr.max_period);
-    }
+        pc->period = profile_next_period(pc->period, elapsed, cpu_khz,
+                                         pc->frequency, PMU_MIN_PERIOD,
+                                         pc->ctr.max_period);
+    /* Too soon after the last: fewer overflows, as perf throttles. */
+    pc->period = profile_throttle_period(pc->period,
+                                         pc->frequency ? 0 : pc->asked,
+                                         elapsed, pc->min_ticks,
+                                         pc->ctr.max_period, &throttled);
     arm_counter(pc);
     isb();
+    if ( throttled )
+        profile_sample_throttled();
     arm_profile_sample(get_irq_regs());
 }
 
@@ -332,6 +340,8 @@ static void cf_check start_here(void *data)
         pc->period = PMU_MIN_PERIOD;
     if ( pc->period > pc->ctr.max_period )
         pc->period = pc->ctr.max_period;
+    pc->asked = pc->period;
+    pc->min_ticks = cpu_khz * 1000ULL / XEN_PROFILE_MAX_SAMPLE_HZ;
     pc->saved_pmcr = READ_SYSREG(PMCR_EL0);
     pc->saved_filter = pc->ctr.cycle ? READ_SYSREG(PMCCFILTR_EL0)
                                      : READ_SYSREG(PMEVTYPER0_EL0);

@@ -116,7 +116,11 @@ unsigned int profile_pmu_nmi(const struct cpu_user_regs *regs)
         if ( ACCESS_ONCE(probing) )
             probe_nmis++;
         else
+        {
+            if ( pc->throttle )
+                profile_sample_throttled();
             x86_profile_sample(regs);
+        }
         break;
     }
 

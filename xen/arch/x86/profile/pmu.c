@@ -265,9 +265,14 @@ int pmu_cpu_start(struct pmu_cpu *pc, const struct pmu_caps *c,
     /* An NMI still due from the last session stays expected (late). */
     memset(pc, 0, offsetof(struct pmu_cpu, late));
     pc->ctr = *ctr;
+    /* Frequency mode's first period is a guess: within its bounds too. */
+    if ( frequency && period < PMU_MIN_PERIOD )
+        period = PMU_MIN_PERIOD;
     pc->period = period < 1 ? 1 : min(period, ctr->max_period);
+    pc->asked = pc->period;
     pc->frequency = frequency;
     pc->tsc_khz = tsc_khz;
+    pc->min_ticks = tsc_khz * 1000 / XEN_PROFILE_MAX_SAMPLE_HZ;
 
     pc->saved_lvtpc = pmu_hw_lvtpc_read();
     rc |= pmu_hw_rdmsr(k->ctr_msr, &pc->saved_ctr);
@@ -478,16 +483,21 @@ static bool overflowed(const struct pmu_counter *k, const struct pmu_caps *c,
 static void rearm(struct pmu_cpu *pc, const struct pmu_caps *c)
 {
     const struct pmu_counter *k = &pc->ctr;
-    uint64_t now;
+    uint64_t now = pmu_hw_tsc(), elapsed;
 
     if ( pc->frequency )
-    {
-        now = pmu_hw_tsc();
         pc->period = pmu_next_period(pc->period, now - pc->last_tsc,
                                      pc->tsc_khz, pc->frequency,
                                      k->max_period);
-        pc->last_tsc = now;
-    }
+    /* Too soon after the last: fewer overflows, as perf throttles. */
+    elapsed = now - pc->last_tsc;
+    pc->period = profile_throttle_period(pc->period,
+                                         pc->frequency ? 0 : pc->asked,
+                                         elapsed, pc->min_ticks,
+                                         k->max_period, &pc->throttle);
+    if ( pc->throttle )
+        pc->throttled++;
+    pc->last_tsc = now;
     if ( c->vendor == PMU_VENDOR_INTEL )
         pmu_hw_wrmsr(PMU_MSR_GLOBAL_OVF_CTRL, global_bit(k));
     arm(pc);

@@ -91,10 +91,15 @@ struct pmu_cpu {
     struct pmu_counter ctr;
     bool active;                    /* our counter is armed */
     uint64_t period;                /* events between overflows, now */
+    uint64_t asked;                 /* the period asked for (fixed) */
     unsigned int frequency;         /* Hz asked for; 0: fixed period */
     uint64_t tsc_khz;
     uint64_t last_tsc;              /* TSC at the last (re-)arm */
+    uint64_t min_ticks;             /* TSC ticks between overflows at the
+                                       most samples a second */
     uint64_t nmis;                  /* overflows of our counter */
+    uint64_t throttled;             /* overflows that came too soon */
+    bool throttle;                  /* the last one did: period raised */
     /* What start() found, put back by stop(). */
     uint64_t saved_ctl, saved_ctr, saved_fixed_ctrl, saved_global_ctrl;
     uint32_t saved_lvtpc;
@@ -148,8 +153,13 @@ enum pmu_nmi {
 /*
  * In the NMI: did our counter overflow?  If so, re-arm it (adapting the
  * period in frequency mode), acknowledge the overflow, unmask LVTPC, and
- * return PMU_NMI_OURS.  Not armed, the first NMI after a stop that left
- * an overflow pending is PMU_NMI_LATE (within PMU_LATE_NMI_MS).  *others
+ * return PMU_NMI_OURS.  An overflow that came sooner after the last than
+ * XEN_PROFILE_MAX_SAMPLE_HZ allows doubles the period (throttling, as
+ * perf's maximum sample rate): it is counted in throttled, and throttle
+ * says so until the next overflow.  A fixed period raised so comes back
+ * down, halving, once overflows are four times slower than that rate.
+ * Not armed, the first NMI after a stop that left an overflow pending is
+ * PMU_NMI_LATE (within PMU_LATE_NMI_MS).  *others
  * is set when another counter (the watchdog's) overflowed too, so that
  * the NMI is passed on to Xen's handler.  Takes no lock, never prints.
  */
