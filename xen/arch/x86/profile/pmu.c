@@ -108,10 +108,10 @@ static int detect_amd(struct pmu_caps *c)
         c->why = "AMD family below 0x10";
         return -EOPNOTSUPP;
     }
-    pmu_hw_cpuid(0x80000000, 0, r);
-    if ( r[0] >= 0x80000001 )
+    pmu_hw_cpuid(0x80000000U, 0, r);
+    if ( r[0] >= 0x80000001U )
     {
-        pmu_hw_cpuid(0x80000001, 0, r);
+        pmu_hw_cpuid(0x80000001U, 0, r);
         c->amd_ext = r[2] & (1u << 23);     /* PerfCtrExtCore */
     }
     c->nr_gp = c->amd_ext ? 6 : 4;
@@ -223,8 +223,10 @@ static int nmi_msrs_readable(const struct pmu_caps *c,
     {
         rc |= pmu_hw_rdmsr(PMU_MSR_GLOBAL_STATUS, &v);
         if ( k->fixed || k->idx )
-            rc |= pmu_hw_rdmsr(PMU_MSR_P6_EVNTSEL(0), &v) |
-                  pmu_hw_rdmsr(PMU_MSR_P6_PERFCTR(0), &v);
+        {
+            rc |= pmu_hw_rdmsr(PMU_MSR_P6_EVNTSEL(0), &v);
+            rc |= pmu_hw_rdmsr(PMU_MSR_P6_PERFCTR(0), &v);
+        }
     }
     else if ( k->idx )
         rc |= pmu_hw_rdmsr(c->amd_ext ? PMU_MSR_F15H_PERFCTR(0)

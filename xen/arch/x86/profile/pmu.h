@@ -29,26 +29,26 @@ uint64_t pmu_hw_tsc(void);
 
 /* ---- MSRs and bits ---- */
 
-#define PMU_MSR_P6_PERFCTR(n)       (0x0c1 + (n))
-#define PMU_MSR_P6_EVNTSEL(n)       (0x186 + (n))
-#define PMU_MSR_A_PERFCTR(n)        (0x4c1 + (n))   /* full-width writes */
-#define PMU_MSR_FIXED_CTR(n)        (0x309 + (n))
-#define PMU_MSR_PERF_CAPABILITIES   0x345
-#define PMU_MSR_FIXED_CTR_CTRL      0x38d
-#define PMU_MSR_GLOBAL_STATUS       0x38e
-#define PMU_MSR_GLOBAL_CTRL         0x38f
-#define PMU_MSR_GLOBAL_OVF_CTRL     0x390
-#define PMU_MSR_K7_EVNTSEL(n)       (0xc0010000 + (n))
-#define PMU_MSR_K7_PERFCTR(n)       (0xc0010004 + (n))
-#define PMU_MSR_F15H_EVNTSEL(n)     (0xc0010200 + 2 * (n))
-#define PMU_MSR_F15H_PERFCTR(n)     (0xc0010201 + 2 * (n))
+#define PMU_MSR_P6_PERFCTR(n)       (0x0c1U + (n))
+#define PMU_MSR_P6_EVNTSEL(n)       (0x186U + (n))
+#define PMU_MSR_A_PERFCTR(n)        (0x4c1U + (n))   /* full-width writes */
+#define PMU_MSR_FIXED_CTR(n)        (0x309U + (n))
+#define PMU_MSR_PERF_CAPABILITIES   0x345U
+#define PMU_MSR_FIXED_CTR_CTRL      0x38dU
+#define PMU_MSR_GLOBAL_STATUS       0x38eU
+#define PMU_MSR_GLOBAL_CTRL         0x38fU
+#define PMU_MSR_GLOBAL_OVF_CTRL     0x390U
+#define PMU_MSR_K7_EVNTSEL(n)       (0xc0010000U + (n))
+#define PMU_MSR_K7_PERFCTR(n)       (0xc0010004U + (n))
+#define PMU_MSR_F15H_EVNTSEL(n)     (0xc0010200U + 2U * (n))
+#define PMU_MSR_F15H_PERFCTR(n)     (0xc0010201U + 2U * (n))
 
 #define PMU_EVNTSEL_USR             (1ULL << 16)
 #define PMU_EVNTSEL_OS              (1ULL << 17)
 #define PMU_EVNTSEL_INT             (1ULL << 20)
 #define PMU_EVNTSEL_EN              (1ULL << 22)
 
-#define PMU_APIC_DM_NMI             0x400
+#define PMU_APIC_DM_NMI             0x400U
 #define PMU_APIC_LVT_MASKED         (1u << 16)
 
 /* ---- The driver ---- */
@@ -115,16 +115,16 @@ struct pmu_cpu {
 /*
  * Read the CPU's PMU.  Returns 0 when it can sample: Intel architectural
  * perfmon version 2 or later with at least 2 GP counters, or AMD family
- * 0x10 or later; otherwise -EOPNOTSUPP with caps->why set.
+ * 0x10 or later; otherwise -EOPNOTSUPP with c->why set.
  */
-int pmu_detect(struct pmu_caps *caps);
+int pmu_detect(struct pmu_caps *c);
 
 /*
  * Map a XEN_PROFILE_EVENT_* (0 = cycles) to a counter.  GP counter 0 is
  * never used while the NMI watchdog runs (it is the watchdog's).  Returns
  * 0, or -EOPNOTSUPP when this CPU lacks the event (never a substitute).
  */
-int pmu_pick_counter(const struct pmu_caps *caps, unsigned int event,
+int pmu_pick_counter(const struct pmu_caps *c, unsigned int event,
                      bool watchdog, struct pmu_counter *ctr);
 
 /*
@@ -134,14 +134,14 @@ int pmu_pick_counter(const struct pmu_caps *caps, unsigned int event,
  * Returns 0, or -EIO when a register cannot be read or written: then
  * what was written is put back and the pCPU is not armed.
  */
-int pmu_cpu_start(struct pmu_cpu *pc, const struct pmu_caps *caps,
+int pmu_cpu_start(struct pmu_cpu *pc, const struct pmu_caps *c,
                   const struct pmu_counter *ctr, uint64_t period,
                   unsigned int frequency, uint64_t tsc_khz);
 /*
  * Disarm this pCPU and put its registers back.  An overflow whose NMI
  * has not arrived after a bounded wait is remembered (pmu_cpu_nmi()).
  */
-void pmu_cpu_stop(struct pmu_cpu *pc, const struct pmu_caps *caps);
+void pmu_cpu_stop(struct pmu_cpu *pc, const struct pmu_caps *c);
 
 /* What an NMI was to this pCPU's counter (pmu_cpu_nmi()). */
 enum pmu_nmi {
@@ -163,7 +163,7 @@ enum pmu_nmi {
  * is set when another counter (the watchdog's) overflowed too, so that
  * the NMI is passed on to Xen's handler.  Takes no lock, never prints.
  */
-enum pmu_nmi pmu_cpu_nmi(struct pmu_cpu *pc, const struct pmu_caps *caps,
+enum pmu_nmi pmu_cpu_nmi(struct pmu_cpu *pc, const struct pmu_caps *c,
                          bool *others);
 
 /*
@@ -173,7 +173,7 @@ enum pmu_nmi pmu_cpu_nmi(struct pmu_cpu *pc, const struct pmu_caps *caps,
  * mostly halted the events are few, and an unbounded period would shrink
  * until the counter overflows again inside its own NMI.
  */
-uint64_t pmu_next_period(uint64_t period, uint64_t elapsed_tsc,
+uint64_t pmu_next_period(uint64_t period, uint64_t elapsed,
                          uint64_t tsc_khz, unsigned int frequency,
                          uint64_t max);
 

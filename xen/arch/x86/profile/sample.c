@@ -41,11 +41,6 @@
 #include "sample.h"
 #include "unwind.h"
 
-#ifdef CONFIG_PV
-/* pv/domain.c: the context switch tail of PV vCPUs. */
-void noreturn cf_check continue_pv_domain(void);
-#endif
-
 /* Where walks end: written before a session starts, read by samples. */
 static struct profile_unwind_roots roots;
 
@@ -77,9 +72,6 @@ void arch_profile_prepare(void)
 
     add_named_roots();
     profile_add_root(&roots, (unsigned long)d->arch.ctxt_switch->tail);
-#ifdef CONFIG_PV
-    profile_add_root(&roots, (unsigned long)continue_pv_domain);
-#endif
     rcu_read_lock(&domlist_read_lock);
     for_each_domain ( d )
         if ( d->arch.ctxt_switch )
