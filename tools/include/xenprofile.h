@@ -124,6 +124,8 @@ struct xenprof_cpu {
     uint32_t flags;                 /* XENPROF_CPU_* */
     uint64_t taken, lost, read;
     uint64_t cost_min, cost_avg, cost_max;  /* TSC ticks */
+    uint64_t throttled;             /* PMU overflows faster than Xen's
+                                       maximum rate: period raised */
 };
 
 struct xenprof_meta {

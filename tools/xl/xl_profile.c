@@ -328,24 +328,26 @@ static void print_status(const libxl_profile_status *st)
            st->source == LIBXL_PROFILE_SOURCE_PMU ? "events" : "ns");
     printf("depth   : up to %u Xen frames\n", st->max_depth);
     printf("ring    : %u KiB per pCPU\n", st->ring_kib);
-    printf("%5s %-9s %10s %8s %10s %10s %8s %9s %9s %9s %8s\n", "pCPU",
+    printf("%5s %-9s %10s %8s %10s %10s %8s %9s %9s %9s %8s %9s\n", "pCPU",
            "state", "taken", "lost", "read", "pending", "KiB", "cost_min",
-           "cost_avg", "cost_max", "no_stack");
+           "cost_avg", "cost_max", "no_stack", "throttled");
     for (i = 0; i < st->num_cpus; i++) {
         const libxl_profile_cpu *c = &st->cpus[i];
 
         if (!c->flags)
             continue;
         printf("%5d %-9s %10"PRIu64" %8"PRIu64" %10"PRIu64" %10"PRIu64
-               " %8"PRIu64" %9"PRIu64" %9"PRIu64" %9"PRIu64" %8"PRIu64"\n",
+               " %8"PRIu64" %9"PRIu64" %9"PRIu64" %9"PRIu64" %8"PRIu64
+               " %9"PRIu64"\n",
                i, cpu_state(c->flags), c->taken, c->lost, c->read,
                c->pending, (c->pending_bytes + 1023) / 1024, c->cost_min,
                c->taken ? c->cost_sum / c->taken : 0, c->cost_max,
-               c->no_stack);
+               c->no_stack, c->throttled);
     }
     printf("(cost: TSC ticks spent per sample; no_stack: samples in the PV "
            "entry/exit path,\n on the guest's stack pointer: their IP "
-           "only)\n");
+           "only; throttled: PMU overflows\n faster than Xen's maximum "
+           "rate, each of which doubled the period)\n");
 }
 
 static int profile_status(int argc, char **argv)

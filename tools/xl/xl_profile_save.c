@@ -73,7 +73,7 @@ static int fill_meta(struct xenprof_data *d, const libxl_profile_status *st,
             .cpu = i, .flags = c->flags, .taken = c->taken, .lost = c->lost,
             .read = c->read + c->pending, .cost_min = c->cost_min,
             .cost_avg = c->taken ? c->cost_sum / c->taken : 0,
-            .cost_max = c->cost_max,
+            .cost_max = c->cost_max, .throttled = c->throttled,
         };
 
         if ((c->flags & LIBXL_PROFILE_CPU_RING) && xenprof_data_add_cpu(d, &e))

@@ -167,6 +167,7 @@ int libxl_profile_get_status(libxl_ctx *ctx, libxl_profile_status *status)
         c->cost_max = cpus[i].cost_max;
         c->cost_sum = cpus[i].cost_sum;
         c->no_stack = cpus[i].no_stack;
+        c->throttled = cpus[i].throttled;
         c->flags = cpus[i].flags;
     }
     rc = 0;

@@ -180,7 +180,7 @@ static int parse_cpus(struct rd *r, const uint8_t *p, uint64_t len,
     struct xenprof_cpu *c;
     size_t esize, count, i;
     void *a;
-    int rc = fixed_table(r, p, len, off, XENPROF_CPU_ENT_SIZE, "CPUS",
+    int rc = fixed_table(r, p, len, off, XENPROF_CPU_ENT_MIN, "CPUS",
                          sizeof(*d->cpus), &a, &esize, &count);
 
     if ( rc )
@@ -197,6 +197,8 @@ static int parse_cpus(struct rd *r, const uint8_t *p, uint64_t len,
         c->cost_min = xenprof_get64(p + 32);
         c->cost_avg = xenprof_get64(p + 40);
         c->cost_max = xenprof_get64(p + 48);
+        /* Entries of 56 bytes, from an older xl: none counted. */
+        c->throttled = esize >= 64 ? xenprof_get64(p + 56) : 0;
     }
     return 0;
 }

@@ -100,6 +100,7 @@ static void put_cpus(struct out *o, const struct xenprof_data *d)
         put64(o, c->cost_min);
         put64(o, c->cost_avg);
         put64(o, c->cost_max);
+        put64(o, c->throttled);
     }
 }
 

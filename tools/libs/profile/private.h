@@ -34,7 +34,8 @@
 #define XENPROF_META_ENT_HDR    8       /* key_len, kind, pad, value_len */
 #define XENPROF_META_U64        1
 #define XENPROF_META_STR        2
-#define XENPROF_CPU_ENT_SIZE    56
+#define XENPROF_CPU_ENT_SIZE    64      /* written; throttled since 64 */
+#define XENPROF_CPU_ENT_MIN     56      /* read: no throttled before */
 #define XENPROF_SYM_ENT_HDR     12      /* addr, type, pad, name_len */
 #define XENPROF_DOM_ENT_SIZE    88      /* domid, pad, uuid, name[64] */
 #define XENPROF_TABLE_HDR       8       /* entry_size or pad, count */

@@ -78,7 +78,8 @@ static void json_header(const struct rep *r)
     else
         fprintf(r->out, "    \"duration_s\": null,\n");
     fprintf(r->out, "    \"samples\": %" PRIu64 ",\n    \"lost\": %" PRIu64
-            ",\n", r->sp.all, r->nlost);
+            ",\n    \"throttled\": %" PRIu64 ",\n", r->sp.all, r->nlost,
+            r->nthrottled);
     json_key_str(r->out, "source", xenprof_priv_rep_source(m->source), false);
     json_key_str(r->out, "source_reason", m->source_reason, false);
     fprintf(r->out, "    \"frequency_hz\": %" PRIu32 ",\n    \"period\": %"

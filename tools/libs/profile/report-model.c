@@ -157,6 +157,16 @@ double xenprof_priv_rep_duration(const struct xenprof_meta *m)
     return -1;
 }
 
+uint64_t xenprof_priv_rep_throttled(const struct xenprof_data *d)
+{
+    uint64_t n = 0;
+    size_t i;
+
+    for ( i = 0; i < d->nr_cpus; i++ )
+        n += d->cpus[i].throttled;
+    return n;
+}
+
 uint64_t xenprof_priv_rep_lost(const struct xenprof_data *d,
                                size_t *sampled)
 {
@@ -225,6 +235,7 @@ int xenprof_priv_report(const struct xenprof_data *d,
         rc = count_splits(&r.sp, d, f, err, errlen);
         r.secs = xenprof_priv_rep_duration(&d->meta);
         r.nlost = xenprof_priv_rep_lost(d, &r.sampled);
+        r.nthrottled = xenprof_priv_rep_throttled(d);
     }
     if ( !rc )
     {

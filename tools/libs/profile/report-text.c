@@ -53,6 +53,10 @@ static void text_header(const struct rep *r)
             r->sampled, m->nr_host_cpus);
     fprintf(r->out, "# Samples:  %" PRIu64 ", lost: %" PRIu64 "\n",
             r->sp.all, r->nlost);
+    /* As perf's THROTTLE records: only when there were some. */
+    if ( r->nthrottled )
+        fprintf(r->out, "# Throttled: %" PRIu64 " times (PMU overflows "
+                "too fast: the period was raised)\n", r->nthrottled);
 }
 
 /* A callee, indented under its function's row by its depth. */

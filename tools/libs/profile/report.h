@@ -37,6 +37,7 @@ struct rep {
     struct splits sp;
     double secs;                        /* duration, -1 if unknown */
     uint64_t nlost;                     /* samples lost, all pCPUs */
+    uint64_t nthrottled;                /* periods raised, all pCPUs */
     size_t sampled;                     /* pCPUs sampled */
     bool first;                         /* JSON: no comma before */
 };
@@ -61,6 +62,9 @@ double xenprof_priv_rep_duration(const struct xenprof_meta *m)
 /* The samples lost on all pCPUs, and the pCPUs sampled in *sampled. */
 uint64_t xenprof_priv_rep_lost(const struct xenprof_data *d,
                                size_t *sampled) xenprof_hidden;
+/* The times a PMU period was raised (throttled), all pCPUs. */
+uint64_t xenprof_priv_rep_throttled(const struct xenprof_data *d)
+    xenprof_hidden;
 
 /*
  * Walk the callees of f (call graph threshold applied) with fn.  Returns

@@ -79,7 +79,8 @@ static void sym_ent(struct bb *p, uint64_t addr, const char *name,
 
 enum {
     UNKNOWN_SEC, UNKNOWN_KEY, AFTER_END, BAD_CRC, END_8, SYM_COUNT,
-    CPU_ESIZE0, CPU_BIGGER, CPU_MISMATCH, META_TWICE, META_LONG,
+    CPU_ESIZE0, CPU_BIGGER, CPU_MISMATCH, CPU_OLD, CPU_NOW, META_TWICE,
+    META_LONG,
     META_KIND, META_RANGE, META_PAST, SYM_NUL, SYM_PAST, SYM_EXTRA,
     DOM_NAME, SEC_HUGE, REC_BAD, REC_CUT,
 };
@@ -118,7 +119,8 @@ static void build_meta(int id, struct bb *f, struct bb *p)
 
 static void build_tables(int id, struct bb *f, struct bb *p)
 {
-    static const uint8_t zeros[64];
+    static const uint8_t zeros[72];
+    uint8_t ent[60];
 
     switch ( id )
     {
@@ -131,10 +133,22 @@ static void build_tables(int id, struct bb *f, struct bb *p)
     case CPU_ESIZE0:
     case CPU_BIGGER:
     case CPU_MISMATCH:
-        bb_le(p, id == CPU_ESIZE0 ? 0 : id == CPU_BIGGER ? 64 : 56, 4);
+        bb_le(p, id == CPU_ESIZE0 ? 0 : id == CPU_BIGGER ? 72 : 56, 4);
         bb_le(p, 1, 4);
         bb_le(p, 3, 4);
-        bb_bytes(p, zeros, 60);
+        bb_bytes(p, zeros, id == CPU_BIGGER ? 68 : 60);
+        file_sec(f, 2, p);
+        return;
+    case CPU_OLD:
+    case CPU_NOW:
+        /* An entry of an older xl (56 bytes), and of this one (64). */
+        memset(ent, 0, sizeof(ent));
+        put_le(ent + 4, 7, 8);          /* taken */
+        put_le(ent + 52, 5, 8);         /* throttled, in 64 only */
+        bb_le(p, id == CPU_OLD ? 56 : 64, 4);
+        bb_le(p, 1, 4);
+        bb_le(p, 3, 4);
+        bb_bytes(p, ent, id == CPU_OLD ? 52 : 60);
         file_sec(f, 2, p);
         return;
     case DOM_NAME:
@@ -204,6 +218,10 @@ static const struct crafted {
     { CPU_ESIZE0, build_tables, "a CPUS entry size of 0", -EBADMSG,
       "entry size 0" },
     { CPU_BIGGER, build_tables, "CPUS entries larger than known", 0, NULL },
+    { CPU_OLD, build_tables, "CPUS entries of 56 bytes (no throttled)", 0,
+      NULL },
+    { CPU_NOW, build_tables, "CPUS entries of 64 bytes (throttled)", 0,
+      NULL },
     { CPU_MISMATCH, build_tables, "a CPUS size not matching", -EBADMSG,
       "not match" },
     { META_TWICE, build_meta, "a second META section", -EBADMSG,
@@ -259,6 +277,10 @@ static bool good(int id, const struct xenprof_data *d)
         return !strcmp(d->meta.hostname, "h") && !d->meta.tsc_khz;
     if ( id == CPU_BIGGER )
         return d->nr_cpus == 1 && d->cpus[0].cpu == 3;
+    if ( id == CPU_OLD || id == CPU_NOW )
+        return d->nr_cpus == 1 && d->cpus[0].cpu == 3 &&
+               d->cpus[0].taken == 7 &&
+               d->cpus[0].throttled == (id == CPU_NOW ? 5 : 0);
     return d->nr_syms == 0 && d->records_len == 0;
 }
 

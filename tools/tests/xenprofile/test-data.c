@@ -63,6 +63,7 @@ struct xenprof_data *sample_profile(void)
         c.cost_min = 100 + i;
         c.cost_avg = 200 + i;
         c.cost_max = UINT64_MAX - i;
+        c.throttled = 3 * i;
         rc |= xenprof_data_add_cpu(d, &c);
     }
     rc |= xenprof_data_add_symbol(d, 0xffff82d040201000ULL, 'T', "do_x");
