@@ -15,8 +15,9 @@
 #    pCPU, then the latency of `xl profile stop` (reading every ring and
 #    writing the data file) and the file's size.
 #
-# Prints TAP (that every measurement ran) and the figures as comments;
-# leaves overhead.txt (one "mode ns" line per measurement) in OUTDIR.
+# Prints TAP (that every measurement ran) and the figures as comments,
+# and a "progress:" line after each measurement and every 10 s of the
+# session (a long run under emulation is never silent); leaves overhead.txt (one "mode ns" line per measurement) in OUTDIR.
 # Environment: ROUNDS (5), COUNT (200000), STOP_SECONDS (unset: no 2.),
 # STOP_RING_KIB (16384).
 here=$(cd "$(dirname "$0")" && pwd)
@@ -43,6 +44,8 @@ while [ $r -lt "$rounds" ]; do
         ns=$("$loop" "$count" | sed -n 's/^ns_per_call //p')
         [ $mode != off ] && xl profile discard > /dev/null
         if [ -n "$ns" ]; then echo "$mode $ns" >> overhead.txt; else failed=$((failed + 1)); fi
+        # Progress, so that a watcher sees the job alive (not TAP).
+        echo "progress: round $r of $rounds, $mode: ${ns:-failed} ns per call"
     done
 done
 check "every round timed the hypercalls in every mode ($rounds rounds of $count, $failed failed)" \
@@ -72,7 +75,14 @@ check "profiling left no session behind" sh -c 'xl profile status | grep -q "^st
 if [ -n "${STOP_SECONDS:-}" ]; then
     nr=$(xl info | sed -n 's/^nr_cpus *: //p')
     xl profile start -s timer -F 997 -b "${STOP_RING_KIB:-16384}" > /dev/null
-    sleep "$STOP_SECONDS"
+    s=0
+    while [ $s -lt "$STOP_SECONDS" ]; do
+        d=$((STOP_SECONDS - s < 10 ? STOP_SECONDS - s : 10))
+        sleep $d
+        s=$((s + d))
+        echo "progress: profiling for the stop latency, $s of $STOP_SECONDS s"
+    done
+    echo "progress: xl profile stop (reading $nr rings)"
     # busybox's date has no %N: /proc/uptime, in hundredths of a second.
     t0=$(tr -d . < /proc/uptime | cut -d' ' -f1)
     xl profile stop --data stop.data > stop.txt 2>&1
