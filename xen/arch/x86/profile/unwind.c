@@ -26,6 +26,7 @@
 #include <asm/config.h>
 #include <asm/current.h>
 #include <asm/system.h>
+#include <asm/traps.h>
 #include <public/profilectl.h>
 #include <public/xen.h>
 
@@ -45,11 +46,15 @@
 /*
  * The exception frame at the top of IST stack page p.  Since Xen 4.21
  * struct cpu_user_regs ends at ss and is the frame of every IST stack.
- * Before, it went on with the vm86 segment fields (es..gs), which only
- * #DF's frame includes (its TSS entry point is lowered for them).
+ * With FRED, #MC's and #DF's stacks (stack levels 2 and 3) start at their
+ * page's top too, and the frame delivered there has struct fred_info
+ * (event data) above struct cpu_user_regs.  Before 4.21, the frame went
+ * on with the vm86 segment fields (es..gs), which only #DF's frame
+ * includes (its TSS entry point is lowered for them).
  */
 #if __has_include(<asm/cpu-user-regs.h>)
-#define IST_FRAME(p) sizeof(struct cpu_user_regs)
+#define IST_FRAME(p) (sizeof(struct cpu_user_regs) + \
+                      (opt_fred == 1 ? sizeof(struct fred_info) : 0))
 #else
 #define IST_FRAME(p) ((p) == STACK_PAGE_IST_DF ? sizeof(struct cpu_user_regs) \
                       : offsetof(struct cpu_user_regs, es))
