@@ -485,20 +485,16 @@ static bool overflowed(const struct pmu_counter *k, const struct pmu_caps *c,
 static void rearm(struct pmu_cpu *pc, const struct pmu_caps *c)
 {
     const struct pmu_counter *k = &pc->ctr;
-    uint64_t now = pmu_hw_tsc(), elapsed;
+    uint64_t now = pmu_hw_tsc(), elapsed = now - pc->last_tsc;
 
     if ( pc->frequency )
-        pc->period = pmu_next_period(pc->period, now - pc->last_tsc,
-                                     pc->tsc_khz, pc->frequency,
-                                     k->max_period);
+        pc->period = pmu_next_period(pc->period, elapsed, pc->tsc_khz,
+                                     pc->frequency, k->max_period);
     /* Too soon after the last: fewer overflows, as perf throttles. */
-    elapsed = now - pc->last_tsc;
     pc->period = profile_throttle_period(pc->period,
                                          pc->frequency ? 0 : pc->asked,
                                          elapsed, pc->min_ticks,
                                          k->max_period, &pc->throttle);
-    if ( pc->throttle )
-        pc->throttled++;
     pc->last_tsc = now;
     if ( c->vendor == PMU_VENDOR_INTEL )
         pmu_hw_wrmsr(PMU_MSR_GLOBAL_OVF_CTRL, global_bit(k));

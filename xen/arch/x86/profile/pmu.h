@@ -98,8 +98,8 @@ struct pmu_cpu {
     uint64_t min_ticks;             /* TSC ticks between overflows at the
                                        most samples a second */
     uint64_t nmis;                  /* overflows of our counter */
-    uint64_t throttled;             /* overflows that came too soon */
-    bool throttle;                  /* the last one did: period raised */
+    bool throttle;                  /* the last one came too soon: period
+                                       raised (the source counts it) */
     /* What start() found, put back by stop(). */
     uint64_t saved_ctl, saved_ctr, saved_fixed_ctrl, saved_global_ctrl;
     uint32_t saved_lvtpc;
@@ -155,8 +155,8 @@ enum pmu_nmi {
  * period in frequency mode), acknowledge the overflow, unmask LVTPC, and
  * return PMU_NMI_OURS.  An overflow that came sooner after the last than
  * XEN_PROFILE_MAX_SAMPLE_HZ allows doubles the period (throttling, as
- * perf's maximum sample rate): it is counted in throttled, and throttle
- * says so until the next overflow.  A fixed period raised so comes back
+ * perf's maximum sample rate): throttle says so until the next overflow,
+ * and the source counts it (profile_sample_throttled()).  A fixed period raised so comes back
  * down, halving, once overflows are four times slower than that rate.
  * Not armed, the first NMI after a stop that left an overflow pending is
  * PMU_NMI_LATE (within PMU_LATE_NMI_MS).  *others
