@@ -11,7 +11,7 @@
 
 uint64_t profile_next_period(uint64_t period, uint64_t elapsed,
                              uint64_t clock_khz, unsigned int frequency,
-                             uint64_t min, uint64_t max)
+                             uint64_t min_period, uint64_t max_period)
 {
     uint64_t target, desired, events = period;
     int64_t delta;
@@ -45,18 +45,18 @@ uint64_t profile_next_period(uint64_t period, uint64_t elapsed,
     delta = (int64_t)(desired - period) / 8;
     period += delta;
 
-    if ( period < min )
-        return min;
-    return period > max ? max : period;
+    if ( period < min_period )
+        return min_period;
+    return period > max_period ? max_period : period;
 }
 
 uint64_t profile_throttle_period(uint64_t period, uint64_t asked,
                                  uint64_t elapsed, uint64_t min_elapsed,
-                                 uint64_t max, bool *throttled)
+                                 uint64_t max_period, bool *throttled)
 {
-    *throttled = elapsed < min_elapsed && period < max;
+    *throttled = elapsed < min_elapsed && period < max_period;
     if ( *throttled )
-        return period > max / 2 ? max : period * 2;
+        return period > max_period / 2 ? max_period : period * 2;
     /* A fixed period comes back down, with a margin against see-saws. */
     if ( asked != 0 && period > asked && elapsed / 4 >= min_elapsed )
         return period / 2 > asked ? period / 2 : asked;

@@ -8,8 +8,8 @@
  * IRQ or NMI context on the sampled pCPU, takes no lock and touches only
  * its own struct profile_cpu.
  */
-#ifndef __COMMON_PROFILE_PRIVATE_H__
-#define __COMMON_PROFILE_PRIVATE_H__
+#ifndef PROFILE_PRIVATE_H
+#define PROFILE_PRIVATE_H
 
 #include <xen/cpumask.h>
 #include <xen/spinlock.h>
@@ -54,4 +54,4 @@ int profile_get_config(const struct xen_profile_start *s,
 const struct profile_source *profile_pick_source(struct profile_config *cfg,
                                                  int *rc);
 
-#endif /* __COMMON_PROFILE_PRIVATE_H__ */
+#endif /* PROFILE_PRIVATE_H */

@@ -19,8 +19,8 @@
  *   written + lost == taken  and  written == read + pending
  * hold exactly in samples.
  */
-#ifndef __COMMON_PROFILE_RING_H__
-#define __COMMON_PROFILE_RING_H__
+#ifndef PROFILE_RING_H
+#define PROFILE_RING_H
 
 #include <xen/types.h>
 
@@ -118,4 +118,4 @@ int profile_ring_read(struct profile_ring *r, profile_ring_copy_fn *copy,
 /* Bytes produced and not yet consumed. */
 uint64_t profile_ring_pending_bytes(const struct profile_ring *r);
 
-#endif /* __COMMON_PROFILE_RING_H__ */
+#endif /* PROFILE_RING_H */

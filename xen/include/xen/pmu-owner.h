@@ -5,8 +5,8 @@
  * counted), or the sampling profiler.  Whoever cannot acquire them must
  * not touch them.
  */
-#ifndef __XEN_PMU_OWNER_H__
-#define __XEN_PMU_OWNER_H__
+#ifndef XEN_PMU_OWNER_H
+#define XEN_PMU_OWNER_H
 
 #include <xen/types.h>
 
@@ -39,4 +39,4 @@ static inline bool pmu_owned_by(int pmu_ownership)
 }
 #endif
 
-#endif /* __XEN_PMU_OWNER_H__ */
+#endif /* XEN_PMU_OWNER_H */

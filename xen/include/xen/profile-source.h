@@ -11,8 +11,8 @@
  * ring.  The common code never calls back into the architecture while a
  * sample is taken.
  */
-#ifndef __XEN_PROFILE_SOURCE_H__
-#define __XEN_PROFILE_SOURCE_H__
+#ifndef XEN_PROFILE_SOURCE_H
+#define XEN_PROFILE_SOURCE_H
 
 #include <xen/types.h>
 
@@ -86,25 +86,25 @@ bool profile_timer_due(void);
  * Frequency mode of a PMU source, as Linux perf: the next period from the
  * events counted (period) over elapsed ticks of a clock of clock_khz,
  * through a low-pass filter (1/8 of the error per overflow), within
- * [min, max]: on a pCPU that is mostly idle the events are few, and an
- * unbounded period would shrink until the counter overflows again inside
- * its own interrupt.
+ * [min_period, max_period]: on a pCPU that is mostly idle the events are
+ * few, and an unbounded period would shrink until the counter overflows
+ * again inside its own interrupt.
  */
 uint64_t profile_next_period(uint64_t period, uint64_t elapsed,
                              uint64_t clock_khz, unsigned int frequency,
-                             uint64_t min, uint64_t max);
+                             uint64_t min_period, uint64_t max_period);
 
 /*
  * Throttling, as perf's maximum sample rate: after an overflow that came
  * elapsed clock ticks after the last, when that is less than min_elapsed
- * (XEN_PROFILE_MAX_SAMPLE_HZ), the period doubles (up to max) and
+ * (XEN_PROFILE_MAX_SAMPLE_HZ), the period doubles (up to max_period) and
  * *throttled is set.  A fixed period (asked: the period asked for; 0 in
  * frequency mode) so raised halves back towards asked once overflows are
  * four times slower than that.  Returns the period to arm next.
  */
 uint64_t profile_throttle_period(uint64_t period, uint64_t asked,
                                  uint64_t elapsed, uint64_t min_elapsed,
-                                 uint64_t max, bool *throttled);
+                                 uint64_t max_period, bool *throttled);
 
 /* The PMU source of this architecture, or NULL when it has none. */
 const struct profile_source *arch_profile_pmu_source(void);
@@ -115,7 +115,7 @@ const struct profile_source *arch_profile_pmu_source(void);
  */
 void arch_profile_prepare(void);
 
-#endif /* __XEN_PROFILE_SOURCE_H__ */
+#endif /* XEN_PROFILE_SOURCE_H */
 
 /*
  * Local variables:

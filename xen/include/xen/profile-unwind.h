@@ -7,8 +7,8 @@
  * table is filled in sysctl context (xen/common/profile/unwind-roots.c)
  * and read by samples in IRQ or NMI context (in_root() below).
  */
-#ifndef __XEN_PROFILE_UNWIND_H__
-#define __XEN_PROFILE_UNWIND_H__
+#ifndef XEN_PROFILE_UNWIND_H
+#define XEN_PROFILE_UNWIND_H
 
 #include <xen/types.h>
 #include <asm/atomic.h>
@@ -110,7 +110,7 @@ void profile_add_named_roots(struct profile_unwind_roots *r,
                              const char *const names[], unsigned int nr);
 void profile_add_root(struct profile_unwind_roots *r, unsigned long fn);
 
-#endif /* __XEN_PROFILE_UNWIND_H__ */
+#endif /* XEN_PROFILE_UNWIND_H */
 
 /*
  * Local variables:

@@ -6,8 +6,8 @@
  * xen/profile-source.h.  Without CONFIG_XEN_PROFILER the sysctl answers
  * -EOPNOTSUPP and the hooks compile to nothing.
  */
-#ifndef __XEN_PROFILE_H__
-#define __XEN_PROFILE_H__
+#ifndef XEN_PROFILE_H
+#define XEN_PROFILE_H
 
 #include <xen/compiler.h>
 #include <xen/errno.h>
@@ -103,4 +103,4 @@ static inline void profile_nmi_unblock(void)
 
 #endif /* CONFIG_XEN_PROFILER */
 
-#endif /* __XEN_PROFILE_H__ */
+#endif /* XEN_PROFILE_H */

@@ -4,8 +4,8 @@
  * saved by Xen's entry code.  Included by sample.c and by the userspace
  * tests (tools/tests/profile-arm64).
  */
-#ifndef __ARM_PROFILE_MODE_H__
-#define __ARM_PROFILE_MODE_H__
+#ifndef ARM_PROFILE_MODE_H
+#define ARM_PROFILE_MODE_H
 
 /*
  * A guest's mode at the exception: EL0 (AArch64 EL0t, or AArch32 USR) is
@@ -20,7 +20,7 @@ static inline unsigned int arm_profile_guest_mode(uint64_t cpsr)
            ? XEN_PROFILE_MODE_GUEST_USER : XEN_PROFILE_MODE_GUEST_KERNEL;
 }
 
-#endif /* __ARM_PROFILE_MODE_H__ */
+#endif /* ARM_PROFILE_MODE_H */
 
 /*
  * Local variables:

@@ -4,8 +4,8 @@
  * the sources of this architecture: the hypervisor timer interrupt hook
  * and the PMU overflow interrupt (pmu.c).
  */
-#ifndef __ARM_PROFILE_SAMPLE_H__
-#define __ARM_PROFILE_SAMPLE_H__
+#ifndef ARM_PROFILE_SAMPLE_H
+#define ARM_PROFILE_SAMPLE_H
 
 struct cpu_user_regs;
 
@@ -15,7 +15,7 @@ struct cpu_user_regs;
  */
 void arm_profile_sample(const struct cpu_user_regs *regs);
 
-#endif /* __ARM_PROFILE_SAMPLE_H__ */
+#endif /* ARM_PROFILE_SAMPLE_H */
 
 /*
  * Local variables:

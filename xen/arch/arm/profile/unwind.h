@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-#ifndef __ARM_PROFILE_UNWIND_H__
-#define __ARM_PROFILE_UNWIND_H__
+#ifndef ARM_PROFILE_UNWIND_H
+#define ARM_PROFILE_UNWIND_H
 
 #include <xen/profile-unwind.h>
 #include <xen/types.h>
@@ -53,4 +53,4 @@ unsigned int profile_walk(unsigned long pc, unsigned long lr,
                           uint64_t *ips, unsigned int max,
                           unsigned int *flags);
 
-#endif /* __ARM_PROFILE_UNWIND_H__ */
+#endif /* ARM_PROFILE_UNWIND_H */

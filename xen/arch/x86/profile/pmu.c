@@ -520,8 +520,8 @@ enum pmu_nmi pmu_cpu_nmi(struct pmu_cpu *pc, const struct pmu_caps *c,
 
 uint64_t pmu_next_period(uint64_t period, uint64_t elapsed,
                          uint64_t tsc_khz, unsigned int frequency,
-                         uint64_t max)
+                         uint64_t max_period)
 {
     return profile_next_period(period, elapsed, tsc_khz, frequency,
-                               PMU_MIN_PERIOD, max);
+                               PMU_MIN_PERIOD, max_period);
 }

@@ -9,8 +9,8 @@
  * and local APIC accesses (pmu-xen.c); in tools/tests/profile-pmu they are
  * a simulated PMU, so the very same pmu.c is tested without hardware.
  */
-#ifndef __X86_PROFILE_PMU_H__
-#define __X86_PROFILE_PMU_H__
+#ifndef X86_PROFILE_PMU_H
+#define X86_PROFILE_PMU_H
 
 #include <xen/types.h>
 
@@ -169,12 +169,12 @@ enum pmu_nmi pmu_cpu_nmi(struct pmu_cpu *pc, const struct pmu_caps *c,
 /*
  * Frequency mode, as Linux perf: the next period from the events counted
  * (period) over elapsed TSC ticks, through a low-pass filter (1/8 of the
- * error per overflow), within [PMU_MIN_PERIOD, max]: on a pCPU that is
+ * error per overflow), within [PMU_MIN_PERIOD, max_period]: on a pCPU that is
  * mostly halted the events are few, and an unbounded period would shrink
  * until the counter overflows again inside its own NMI.
  */
 uint64_t pmu_next_period(uint64_t period, uint64_t elapsed,
                          uint64_t tsc_khz, unsigned int frequency,
-                         uint64_t max);
+                         uint64_t max_period);
 
-#endif /* __X86_PROFILE_PMU_H__ */
+#endif /* X86_PROFILE_PMU_H */

@@ -4,8 +4,8 @@
  * the sources of this architecture: the timer interrupt hook and the PMU
  * overflow NMI (pmu-xen.c).
  */
-#ifndef __X86_PROFILE_SAMPLE_H__
-#define __X86_PROFILE_SAMPLE_H__
+#ifndef X86_PROFILE_SAMPLE_H
+#define X86_PROFILE_SAMPLE_H
 
 struct cpu_user_regs;
 
@@ -15,7 +15,7 @@ struct cpu_user_regs;
  */
 void x86_profile_sample(const struct cpu_user_regs *regs);
 
-#endif /* __X86_PROFILE_SAMPLE_H__ */
+#endif /* X86_PROFILE_SAMPLE_H */
 
 /*
  * Local variables:

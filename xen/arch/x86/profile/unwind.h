@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-#ifndef __X86_PROFILE_UNWIND_H__
-#define __X86_PROFILE_UNWIND_H__
+#ifndef X86_PROFILE_UNWIND_H
+#define X86_PROFILE_UNWIND_H
 
 #include <xen/profile-unwind.h>
 #include <xen/types.h>
@@ -53,4 +53,4 @@ unsigned int profile_walk(unsigned long ip, unsigned long sp,
                           uint64_t *ips, unsigned int max,
                           unsigned int *flags);
 
-#endif /* __X86_PROFILE_UNWIND_H__ */
+#endif /* X86_PROFILE_UNWIND_H */

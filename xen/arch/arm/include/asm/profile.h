@@ -3,8 +3,8 @@
  * asm/profile.h: what Arm's context switch takes from the sampling
  * profiler (xen/arch/arm/profile/pmu.c).
  */
-#ifndef __ASM_ARM_PROFILE_H__
-#define __ASM_ARM_PROFILE_H__
+#ifndef ARM_PROFILE_H
+#define ARM_PROFILE_H
 
 #include <xen/percpu.h>
 #include <xen/types.h>
@@ -21,7 +21,7 @@ DECLARE_PER_CPU(register_t, profile_mdcr_el2);
 #define profile_mdcr_el2() ((register_t)0)
 #endif
 
-#endif /* __ASM_ARM_PROFILE_H__ */
+#endif /* ARM_PROFILE_H */
 
 /*
  * Local variables:
