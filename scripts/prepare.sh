@@ -4,9 +4,11 @@
 # prepare.sh TARBALL SRC: make SRC the pinned Xen tree plus our overlay and
 # patch series, doing only what changed since the last run:
 #   - unpack TARBALL (or copy $XEN_SRC) only when SRC does not hold it yet;
-#   - copy overlay files (xen/, tools/, docs/ of this repo) whose contents
-#     differ, so that make rebuilds only what was edited;
-#   - re-apply the patch series from the first patch that changed: the
+#   - copy overlay files (xen/, tools/, docs/ of this repo) that changed
+#     since they were last copied, so that make rebuilds only what was
+#     edited;
+#   - re-apply the patch series from the first patch that changed, or
+#     that changes an overlay file that changed (a backport): the
 #     series of SRC's Xen version (XEN_VERSION.XEN_SUBVERSION in its
 #     xen/Makefile), as patches/bases maps it to a folder of patches/.
 # A patch that does not apply, or a version without a series, stops with
@@ -52,7 +54,11 @@ if [ -z "$series_dir" ] || [ ! -f "$top/patches/$series_dir/series" ]; then
 fi
 echo " Xen $ver: patches/$series_dir"
 
-# 2. Overlay: new files at their xen.git paths.
+# 2. Overlay: new files at their xen.git paths.  A patch of the series
+# may change overlay files too (a backport to an older base adapting
+# them): such a patch is reverted before any file it touches is copied
+# again, and applied again after.  What was copied is recorded by
+# checksum, so that a patched overlay file is not taken for an edited one.
 cd "$top"
 {
     if git rev-parse --git-dir >/dev/null 2>&1; then
@@ -64,31 +70,33 @@ cd "$top"
     fi
     true
 } | sort -u | while read -r f; do [ -f "$f" ] && echo "$f"; done > "$state/overlay.new"
-n=0
-while read -r f; do
-    if ! cmp -s "$f" "$src/$f"; then
-        mkdir -p "$src/$(dirname "$f")"
-        cp "$f" "$src/$f"
-        n=$((n + 1))
-    fi
-done < "$state/overlay.new"
-# Files that left the overlay since the last run were ours: remove them.
+xargs -r -d '\n' sha1sum < "$state/overlay.new" | sort > "$state/overlay.sums.new"
+# Changed: its checksum is not the one copied (without a record, as an
+# older prepare.sh left the tree: it differs from the tree's copy), it
+# is missing from the tree, or it left the overlay.
+if [ -f "$state/overlay.sums" ]; then
+    comm -23 "$state/overlay.sums.new" "$state/overlay.sums" | cut -c43-
+    while read -r f; do [ -f "$src/$f" ] || echo "$f"; done < "$state/overlay.new"
+else
+    while read -r f; do cmp -s "$f" "$src/$f" || echo "$f"; done < "$state/overlay.new"
+fi | sort -u > "$state/overlay.changed"
 if [ -f "$state/overlay.list" ]; then
-    comm -23 "$state/overlay.list" "$state/overlay.new" | while read -r f; do
-        rm -f "$src/$f"
-    done
+    comm -23 "$state/overlay.list" "$state/overlay.new" >> "$state/overlay.changed"
 fi
-mv "$state/overlay.new" "$state/overlay.list"
-echo "overlay: $(wc -l < "$state/overlay.list") files, $n updated"
 
-# 3. Patch series.
+# 3. Patch series: keep the applied patches up to the first that changed
+# or that touches a changed overlay file.
 pdir=patches/$series_dir
 mapfile -t want < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$pdir/series")
 mapfile -t have < <(cat "$applied/series" 2>/dev/null)
+touches_changed() {
+    sed -n 's|^+++ b/||p' "$applied/$1" | cut -f1 | grep -qxF -f "$state/overlay.changed"
+}
 keep=0
 while [ $keep -lt ${#want[@]} ] && [ $keep -lt ${#have[@]} ] &&
       [ "${want[$keep]}" = "${have[$keep]}" ] &&
-      cmp -s "$pdir/${want[$keep]}" "$applied/${have[$keep]}"; do
+      cmp -s "$pdir/${want[$keep]}" "$applied/${have[$keep]}" &&
+      { [ ! -s "$state/overlay.changed" ] || ! touches_changed "${have[$keep]}"; }; do
     keep=$((keep + 1))
 done
 for ((i = ${#have[@]} - 1; i >= keep; i--)); do
@@ -98,6 +106,22 @@ for ((i = ${#have[@]} - 1; i >= keep; i--)); do
     rm -f "$applied/${have[$i]}"
 done
 printf '%s\n' "${have[@]:0:$keep}" | sed '/^$/d' > "$applied/series"
+
+n=0
+while read -r f; do
+    if [ -f "$f" ]; then
+        mkdir -p "$src/$(dirname "$f")"
+        cp "$f" "$src/$f"
+        n=$((n + 1))
+    else
+        # It left the overlay: it was ours.
+        rm -f "$src/$f"
+    fi
+done < "$state/overlay.changed"
+mv "$state/overlay.new" "$state/overlay.list"
+mv "$state/overlay.sums.new" "$state/overlay.sums"
+echo "overlay: $(wc -l < "$state/overlay.list") files, $n updated"
+
 for ((i = keep; i < ${#want[@]}; i++)); do
     p=${want[$i]}
     [ -f "$pdir/$p" ] || { echo "error: $pdir/series names missing $p" >&2; exit 1; }

@@ -1,11 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # The patch series of every base applies, in order and without fuzz, to
-# its pristine source: patches/4.17 to Debian's 4.17.5 tarball,
-# patches/4.22 to Xen 4.22.0 and to the staging snapshot (../shared/xen,
-# skipped where absent); patches only change existing files (a backport,
-# "area: backport ...", may add a file Xen 4.22 has); no upstream file is
-# committed.
+# its pristine source with the overlay copied in, as prepare.sh applies
+# it: patches/4.17 to Debian's 4.17.5 tarball, patches/4.22 to Xen 4.22.0
+# and to the staging snapshot (../shared/xen, skipped where absent);
+# patches only change existing upstream files (a backport, "area:
+# backport ...", may add a file Xen 4.22 has, or adapt overlay files to
+# its older base); no upstream file is committed.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/test/lib/tap.sh"
 : "${BUILD:=$top/build}"
@@ -50,16 +51,19 @@ for b in "${bases[@]}"; do
     rm -rf "$tmp/src" && mkdir "$tmp/src"
     tar -C "$tmp/src" --strip-components=1 -xf "$tarball"
     tar -tf "$tarball" | sed -e 's|^[^/]*/||' -e '/\/$/d' | sort > "$tmp/upstream"
+    git ls-files -- xen tools docs | tar -cf - -T - | tar -C "$tmp/src" -xf -
     for p in $(series "$dir"); do
         check "$dir/$p applies to Xen $name in order without fuzz" \
             patch -d "$tmp/src" -p1 -s --batch --forward --fuzz=0 \
                   --no-backup-if-mismatch -r - -i "$top/patches/$dir/$p"
         new=$(sed -n 's|^+++ b/||p' "patches/$dir/$p" | cut -f1 | sort -u |
               comm -23 - "$tmp/upstream")
-        # A backport to an older base may add what later Xen has.
+        # A backport to an older base may add what later Xen has, and
+        # adapt the overlay's files.
         if [ -n "$new" ] && grep -q '^Subject: \[PATCH\] [^ ]*: backport ' "patches/$dir/$p" &&
            [ -s "$tmp/later" ]; then
-            new=$(echo "$new" | comm -23 - "$tmp/later")
+            new=$(echo "$new" | comm -23 - "$tmp/later" |
+                  comm -23 - <(git ls-files -- xen tools docs | sort))
         fi
         check "$dir/$p changes only files of Xen $name${new:+ (adds: $new)}" test -z "$new"
     done
