@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * emul.h: what pmu.c, pmu-xen.c and pmu-owner.c take from Xen, in
+ * emul.h: what pmu.c, pmu-source.c and pmu-owner.c take from Xen, in
  * userspace (as tools/tests/profile/emul.h).  The Makefile copies them
  * (and pmu.h) without their #include lines, and the .c files include this
  * header first.  The hardware under them is sim.c; the rest of Xen they

@@ -75,6 +75,9 @@ static void rules_in_nmi(void)
            "printed (%u times)", xen_nmi_rule_breaks);
     tap_ok(!sim_nmi_faults, "NMI context: no MSR access faulted (%llu)",
            (unsigned long long)sim_nmi_faults);
+    tap_ok(!sim_plain_faults, "no plain MSR access faulted: the NMI and the "
+           "stop touch only MSRs the start probed (%llu)",
+           (unsigned long long)sim_plain_faults);
 }
 
 int main(void)

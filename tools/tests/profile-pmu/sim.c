@@ -163,6 +163,7 @@ static bool pmi_enabled(const struct sim_cpu *c, unsigned int id)
 /* ---- Set up ---- */
 
 uint64_t sim_nmi_faults;
+uint64_t sim_plain_faults;
 
 void sim_init(const struct sim_model *m, unsigned int n, uint64_t khz)
 {

@@ -90,8 +90,8 @@ struct sim_cpu {
     unsigned int cost_misses;               /* ... and LLC/branch misses */
     unsigned int pmi_latency;               /* cycles until a PMI arrives */
     bool pmi_lost;                          /* PMIs never arrive */
-    uint32_t wrmsr_fail;                    /* pmu_hw_wrmsr() of this MSR
-                                               fails (-EIO); 0: none */
+    uint32_t wrmsr_fail;                    /* a write of this MSR fails
+                                               (-EIO, or a fault); 0: none */
     bool in_nmi;
     unsigned int defer;                     /* inside a pmu_hw_*() access */
     bool pending;                           /* an NMI is on its way */
@@ -106,7 +106,7 @@ struct sim_cpu {
     uint64_t masked_on_delivery;            /* LVTPC masked by a PMI */
     uint64_t overflows[64];                 /* per counter id */
     uint64_t hw_access;                     /* pmu_hw_*() MSR/APIC calls */
-    unsigned int nr_touched;                /* MSRs pmu_hw_wrmsr() wrote */
+    unsigned int nr_touched;                /* MSRs the driver wrote */
     uint32_t touched[32];
 };
 
@@ -115,6 +115,11 @@ struct sim_cpu {
  * every sim_init() of the process.
  */
 extern uint64_t sim_nmi_faults;
+/*
+ * Plain (not _safe) MSR accesses that faulted, anywhere: each would be a
+ * fatal #GP in Xen.  Over every pCPU and every sim_init() of the process.
+ */
+extern uint64_t sim_plain_faults;
 
 /* Power on nr_cpus pCPUs of model m, TSC (and core clock) tsc_khz. */
 void sim_init(const struct sim_model *m, unsigned int nr_cpus,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * test-detect.c: pmu_detect() on every model: usable or refused (with a
+ * test-detect.c: profile_pmu_detect() on every model: usable or refused (with a
  * reason), and what it found.
  */
 #include "test.h"
@@ -45,7 +45,7 @@ void test_detect(void)
 
         test_setup(detect[i].m, 1, 3000000);
         memset(&c, 0xa5, sizeof(c));
-        rc = pmu_detect(&c);
+        rc = profile_pmu_detect(&c);
         if ( detect[i].rc )
         {
             tap_ok(rc == detect[i].rc && c.why && *c.why &&
@@ -72,12 +72,12 @@ void test_detect(void)
 
     /* Only the EBX bits within its length count: 5 of 7 here. */
     test_setup(&m_intel_short_ebx, 1, 3000000);
-    pmu_detect(&c);
+    profile_pmu_detect(&c);
     tap_ok((c.unavailable & 0x7f) == 0x60,
            "detect: EBX length 5 leaves events 5 and 6 unavailable (%#x)",
            c.unavailable);
     test_setup(&m_intel_v4_nobrmiss, 1, 3000000);
-    pmu_detect(&c);
+    profile_pmu_detect(&c);
     tap_ok((c.unavailable & 0x7f) == 0x40,
            "detect: EBX bit 6 is branch-misses (%#x)", c.unavailable);
 }

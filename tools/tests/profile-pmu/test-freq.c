@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * test-freq.c: frequency mode.  pmu_next_period() against an exact
+ * test-freq.c: frequency mode.  profile_pmu_next_period() against an exact
  * (128-bit) reference: the 1/8 low-pass step, never below PMU_MIN_PERIOD,
  * never above max,
  * no overflow for huge values.  Then the PMU source at F Hz while the
@@ -13,7 +13,7 @@
 typedef unsigned __int128 u128;
 typedef __int128 s128;
 
-/* What pmu_next_period() computes, exactly. */
+/* What profile_pmu_next_period() computes, exactly. */
 static uint64_t ref_next(uint64_t period, uint64_t elapsed, uint64_t khz,
                          unsigned int f, uint64_t max)
 {
@@ -33,28 +33,28 @@ static void next_basic(void)
 {
     const uint64_t max = (1ULL << 47) - 1;
 
-    tap_ok(pmu_next_period(12345, 0, 3000000, 1000, max) == 12345 &&
-           pmu_next_period(12345, 100, 0, 1000, max) == 12345 &&
-           pmu_next_period(12345, 100, 3000000, 0, max) == 12345,
+    tap_ok(profile_pmu_next_period(12345, 0, 3000000, 1000, max) == 12345 &&
+           profile_pmu_next_period(12345, 100, 0, 1000, max) == 12345 &&
+           profile_pmu_next_period(12345, 100, 3000000, 0, max) == 12345,
            "next_period: nothing elapsed, no TSC rate or no frequency: "
            "unchanged");
-    tap_ok(pmu_next_period(3000000, 3000000, 3000000, 1000, max) == 3000000,
+    tap_ok(profile_pmu_next_period(3000000, 3000000, 3000000, 1000, max) == 3000000,
            "next_period: on target: unchanged");
-    tap_ok(pmu_next_period(1000000, 1000000, 3000000, 1000, max) == 1250000,
+    tap_ok(profile_pmu_next_period(1000000, 1000000, 3000000, 1000, max) == 1250000,
            "next_period: too short: 1/8 of the way up");
-    tap_ok(pmu_next_period(3000000, 9000000, 3000000, 1000, max) == 2750000,
+    tap_ok(profile_pmu_next_period(3000000, 9000000, 3000000, 1000, max) == 2750000,
            "next_period: too long: 1/8 of the way down");
-    tap_ok(pmu_next_period(1, 1ULL << 40, 3000000, 10000, max) ==
+    tap_ok(profile_pmu_next_period(1, 1ULL << 40, 3000000, 10000, max) ==
            PMU_MIN_PERIOD &&
-           pmu_next_period(PMU_MIN_PERIOD + 1, ~0ULL, 3000000, 10000, max) ==
+           profile_pmu_next_period(PMU_MIN_PERIOD + 1, ~0ULL, 3000000, 10000, max) ==
            PMU_MIN_PERIOD &&
-           pmu_next_period(PMU_MIN_PERIOD, ~0ULL, 1, 10000, max) ==
+           profile_pmu_next_period(PMU_MIN_PERIOD, ~0ULL, 1, 10000, max) ==
            PMU_MIN_PERIOD,
            "next_period: never below PMU_MIN_PERIOD (%u): no NMI storm, no "
            "overflow inside the handler", PMU_MIN_PERIOD);
-    tap_ok(pmu_next_period(0x7fffffff, 1000, 3000000, 1, 0x7fffffff) ==
+    tap_ok(profile_pmu_next_period(0x7fffffff, 1000, 3000000, 1, 0x7fffffff) ==
            0x7fffffff &&
-           pmu_next_period(max, 3, 3000000, 1, max) == max,
+           profile_pmu_next_period(max, 3, 3000000, 1, max) == max,
            "next_period: never above max");
 }
 
@@ -103,7 +103,7 @@ static void next_grid(void)
     for ( e = 0; e < ARRAY_SIZE(maxes); e++ )
     {
         p = min(periods[a], maxes[e]);
-        got = pmu_next_period(p, elapsed[b], khz[c], freqs[d], maxes[e]);
+        got = profile_pmu_next_period(p, elapsed[b], khz[c], freqs[d], maxes[e]);
         want = ref_next(p, elapsed[b], khz[c], freqs[d], maxes[e]);
         n++;
         if ( got < PMU_MIN_PERIOD || got > maxes[e] )

@@ -191,29 +191,29 @@ static void period_caps(void)
     tap_ok(src->check(&cfg, &reason) == 0,
            "period legacy: 2^31 - 1 accepted");
 
-    pmu_detect(&c);
-    pmu_pick_counter(&c, XEN_PROFILE_EVENT_LLC_MISSES, true, &k);
-    pmu_cpu_start(&pc, &c, &k, 1ULL << 40, 0, 3000000);
+    profile_pmu_detect(&c);
+    profile_pmu_pick_counter(&c, XEN_PROFILE_EVENT_LLC_MISSES, true, &k);
+    profile_pmu_cpu_start(&pc, &c, &k, 1ULL << 40, 0, 3000000);
     sim_rdmsr(0xc2, &v);
     tap_ok(pc.period == 0x7fffffff && v == (1ULL << 48) - 0x7fffffff,
            "period legacy: the driver caps 2^40 at 2^31 - 1, armed as "
            "%#llx", (unsigned long long)v);
-    pmu_cpu_stop(&pc, &c);
-    pmu_cpu_start(&pc, &c, &k, 0, 0, 3000000);
+    profile_pmu_cpu_stop(&pc, &c);
+    profile_pmu_cpu_start(&pc, &c, &k, 0, 0, 3000000);
     sim_rdmsr(0xc2, &v);
     tap_ok(pc.period == 1 && v == (1ULL << 48) - 1,
            "period: 0 becomes 1");
-    pmu_cpu_stop(&pc, &c);
+    profile_pmu_cpu_stop(&pc, &c);
 
     test_setup(&m_intel_v3_fw, 1, 3000000);
-    pmu_detect(&c);
-    pmu_pick_counter(&c, XEN_PROFILE_EVENT_LLC_MISSES, true, &k);
-    pmu_cpu_start(&pc, &c, &k, 1ULL << 50, 0, 3000000);
+    profile_pmu_detect(&c);
+    profile_pmu_pick_counter(&c, XEN_PROFILE_EVENT_LLC_MISSES, true, &k);
+    profile_pmu_cpu_start(&pc, &c, &k, 1ULL << 50, 0, 3000000);
     sim_rdmsr(0xc2, &v);
     tap_ok(pc.period == (1ULL << 47) - 1 && v == (1ULL << 47) + 1,
            "period full-width: 2^50 capped at 2^47 - 1, armed as %#llx",
            (unsigned long long)v);
-    pmu_cpu_stop(&pc, &c);
+    profile_pmu_cpu_stop(&pc, &c);
     cfg = test_cfg(XEN_PROFILE_EVENT_LLC_MISSES, 1ULL << 47, 0);
     tap_ok(src->check(&cfg, &reason) == -EINVAL,
            "period full-width: 2^47 refused by check");
@@ -280,13 +280,13 @@ static void period_throttle(void)
     arch_profile_pmu_source()->stop(0);
 
     test_setup(&m_intel_v3_fw, 1, khz);
-    pmu_detect(&c);
-    pmu_pick_counter(&c, XEN_PROFILE_EVENT_CYCLES, false, &k);
-    pmu_cpu_start(&pc, &c, &k, 1, 997, 1);
+    profile_pmu_detect(&c);
+    profile_pmu_pick_counter(&c, XEN_PROFILE_EVENT_CYCLES, false, &k);
+    profile_pmu_cpu_start(&pc, &c, &k, 1, 997, 1);
     tap_ok(pc.period == PMU_MIN_PERIOD,
            "frequency: a first period below the smallest starts at %u "
            "(%llu)", PMU_MIN_PERIOD, (unsigned long long)pc.period);
-    pmu_cpu_stop(&pc, &c);
+    profile_pmu_cpu_stop(&pc, &c);
 }
 
 void test_period(void)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * test-pick.c: pmu_pick_counter(): Intel fixed counters for cycles,
+ * test-pick.c: profile_pmu_pick_counter(): Intel fixed counters for cycles,
  * instructions and ref-cycles, GP counters for LLC and branch misses,
  * never GP counter 0 while the watchdog runs, events the CPU lacks
  * refused (no substitute), the largest period per write width.
@@ -98,9 +98,9 @@ static void pick_table(void)
     for ( i = 0; i < ARRAY_SIZE(pick); i++ )
     {
         test_setup(pick[i].m, 1, 3000000);
-        pmu_detect(&c);
+        profile_pmu_detect(&c);
         memset(&k, 0xa5, sizeof(k));
-        rc = pmu_pick_counter(&c, pick[i].event, pick[i].watchdog, &k);
+        rc = profile_pmu_pick_counter(&c, pick[i].event, pick[i].watchdog, &k);
         if ( pick[i].rc )
         {
             tap_ok(rc == pick[i].rc, "pick %s, event %u, watchdog %d: "
@@ -131,10 +131,10 @@ static void pick_never_gp0(void)
     for ( i = 0; i < ARRAY_SIZE(usable); i++ )
     {
         test_setup(usable[i], 1, 3000000);
-        pmu_detect(&c);
+        profile_pmu_detect(&c);
         for ( ev = 0; ev <= XEN_PROFILE_EVENT_BRANCH_MISSES; ev++ )
         {
-            if ( pmu_pick_counter(&c, ev, true, &k) )
+            if ( profile_pmu_pick_counter(&c, ev, true, &k) )
                 continue;
             picked++;
             if ( !k.fixed && k.idx == 0 )
@@ -158,9 +158,9 @@ static void pick_out_of_range(void)
     for ( i = 0; i < ARRAY_SIZE(usable); i++ )
     {
         test_setup(usable[i], 1, 3000000);
-        pmu_detect(&c);
+        profile_pmu_detect(&c);
         for ( j = 0; j < ARRAY_SIZE(evs); j++ )
-            if ( pmu_pick_counter(&c, evs[j], j & 1, &k) != -EOPNOTSUPP )
+            if ( profile_pmu_pick_counter(&c, evs[j], j & 1, &k) != -EOPNOTSUPP )
                 bad++;
     }
     tap_ok(!bad, "pick: events beyond branch-misses refused on every model");
@@ -176,11 +176,11 @@ static void pick_no_fixed(void)
 
     m.nr_fixed = 0;
     test_setup(&m, 1, 3000000);
-    pmu_detect(&c);
-    rc = pmu_pick_counter(&c, XEN_PROFILE_EVENT_CYCLES, true, &k);
+    profile_pmu_detect(&c);
+    rc = profile_pmu_pick_counter(&c, XEN_PROFILE_EVENT_CYCLES, true, &k);
     tap_ok(!rc && !k.fixed && k.idx == 1 && k.ctl == (0x3c | ALL),
            "pick: no fixed counters: cycles on GP 1");
-    rc = pmu_pick_counter(&c, XEN_PROFILE_EVENT_REF_CYCLES, false, &k);
+    rc = profile_pmu_pick_counter(&c, XEN_PROFILE_EVENT_REF_CYCLES, false, &k);
     tap_ok(!rc && !k.fixed && k.idx == 0 && k.ctl == (0x13c | ALL),
            "pick: no fixed counters: ref-cycles on GP 0 without watchdog");
 
@@ -189,8 +189,8 @@ static void pick_no_fixed(void)
     m.nr_fixed = 0;
     m.unavailable = 1u << 0;
     test_setup(&m, 1, 3000000);
-    pmu_detect(&c);
-    tap_ok(pmu_pick_counter(&c, XEN_PROFILE_EVENT_CYCLES, true, &k) ==
+    profile_pmu_detect(&c);
+    tap_ok(profile_pmu_pick_counter(&c, XEN_PROFILE_EVENT_CYCLES, true, &k) ==
            -EOPNOTSUPP, "pick: no fixed counter, cycles unavailable: refused");
 }
 

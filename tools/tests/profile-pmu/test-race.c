@@ -60,7 +60,7 @@ static void stop_sweep(const struct sim_model *m, bool watchdog,
     pmis = sim_cpu(0)->pmis;
     /*
      * With a PMI latency, an overflow just before the stop is still in
-     * flight when the counter is disabled: pmu_cpu_stop() waits for it.
+     * flight when the counter is disabled: profile_pmu_cpu_stop() waits for it.
      */
     tap_ok(runs > 1000 && !bad_regs && samples > 0,
            "stop sweep %s%s, PMI latency %u: %u stops at every phase, "

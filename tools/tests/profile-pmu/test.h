@@ -12,7 +12,7 @@
 #include "xen-stub.h"
 #include "tap.h"                    /* tools/tests/common/tap.h */
 
-/* xen-glue.c: pmu-xen.c's static state. */
+/* xen-glue.c: pmu-source.c's static state. */
 void glue_reset(void);
 struct pmu_cpu *glue_state(unsigned int cpu);
 const struct pmu_counter *glue_counter(void);
@@ -28,7 +28,7 @@ extern const struct sim_model m_intel_v2, m_intel_v3_fw, m_intel_v4,
 
 /*
  * Power on model m (nr_cpus pCPUs, TSC and core at khz) and reset Xen
- * (xen-stub.c), pmu-xen.c's state and the PMU ownership.
+ * (xen-stub.c), pmu-source.c's state and the PMU ownership.
  */
 void test_setup(const struct sim_model *m, unsigned int nr_cpus,
                 uint64_t khz);

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * xen-glue.c: pmu-xen.c (the copy the Makefile generates) and access to
+ * xen-glue.c: pmu-source.c (the copy the Makefile generates) and access to
  * its static state, which each test resets: one process runs many
  * simulated boots.
  */
-#include "pmu-xen.c"
+#include "pmu-source.c"
 
 #include "test.h"
 

@@ -9,8 +9,8 @@
  * it overflows.  GP counter 0 is left to the NMI watchdog.  Everything
  * this file does to the hardware goes through pmu_hw_*() (pmu.h), so that
  * tools/tests/profile-pmu runs it against a simulated PMU.  It takes no
- * lock, never prints and never allocates: pmu_cpu_nmi() runs in NMI
- * context.
+ * lock, never prints and never allocates: profile_pmu_cpu_nmi() runs in
+ * NMI context.
  */
 #include <xen/errno.h>
 #include <xen/kernel.h>
@@ -58,13 +58,13 @@ static int detect_intel(struct pmu_caps *c)
 {
     uint32_t r[4];
 
-    pmu_hw_cpuid(0, 0, r);
+    profile_pmu_hw_cpuid(0, 0, r);
     if ( r[0] < 0xa )
     {
         c->why = "no CPUID leaf 0xa (architectural perfmon)";
         return -EOPNOTSUPP;
     }
-    pmu_hw_cpuid(0xa, 0, r);
+    profile_pmu_hw_cpuid(0xa, 0, r);
     c->version = r[0] & 0xff;
     c->nr_gp = (r[0] >> 8) & 0xff;
     c->gp_width = (r[0] >> 16) & 0xff;
@@ -83,12 +83,12 @@ static int detect_intel(struct pmu_caps *c)
         return -EOPNOTSUPP;
     }
 
-    pmu_hw_cpuid(1, 0, r);
+    profile_pmu_hw_cpuid(1, 0, r);
     if ( r[2] & (1u << 15) )        /* PDCM: PERF_CAPABILITIES exists */
     {
         uint64_t cap;
 
-        if ( !pmu_hw_rdmsr(PMU_MSR_PERF_CAPABILITIES, &cap) )
+        if ( !profile_pmu_hw_rdmsr_safe(PMU_MSR_PERF_CAPABILITIES, &cap) )
             c->full_width = cap & (1ULL << 13);
     }
     c->vendor = PMU_VENDOR_INTEL;
@@ -99,7 +99,7 @@ static int detect_amd(struct pmu_caps *c)
 {
     uint32_t r[4];
 
-    pmu_hw_cpuid(1, 0, r);
+    profile_pmu_hw_cpuid(1, 0, r);
     c->family = (r[0] >> 8) & 0xf;
     if ( c->family == 0xf )
         c->family += (r[0] >> 20) & 0xff;
@@ -108,10 +108,10 @@ static int detect_amd(struct pmu_caps *c)
         c->why = "AMD family below 0x10";
         return -EOPNOTSUPP;
     }
-    pmu_hw_cpuid(0x80000000U, 0, r);
+    profile_pmu_hw_cpuid(0x80000000U, 0, r);
     if ( r[0] >= 0x80000001U )
     {
-        pmu_hw_cpuid(0x80000001U, 0, r);
+        profile_pmu_hw_cpuid(0x80000001U, 0, r);
         c->amd_ext = r[2] & (1u << 23);     /* PerfCtrExtCore */
     }
     c->nr_gp = c->amd_ext ? 6 : 4;
@@ -120,12 +120,12 @@ static int detect_amd(struct pmu_caps *c)
     return 0;
 }
 
-int pmu_detect(struct pmu_caps *c)
+int profile_pmu_detect(struct pmu_caps *c)
 {
     uint32_t r[4];
 
     memset(c, 0, sizeof(*c));
-    pmu_hw_cpuid(0, 0, r);
+    profile_pmu_hw_cpuid(0, 0, r);
     if ( r[1] == INTEL_EBX && r[3] == INTEL_EDX && r[2] == INTEL_ECX )
         return detect_intel(c);
     if ( (r[1] == AMD_EBX && r[3] == AMD_EDX && r[2] == AMD_ECX) ||
@@ -149,8 +149,8 @@ static void intel_gp(const struct pmu_caps *c, unsigned int idx,
     ctr->width = c->gp_width;
 }
 
-int pmu_pick_counter(const struct pmu_caps *c, unsigned int event,
-                     bool watchdog, struct pmu_counter *ctr)
+int profile_pmu_pick_counter(const struct pmu_caps *c, unsigned int event,
+                             bool watchdog, struct pmu_counter *ctr)
 {
     const struct event_map *e;
     unsigned int first = watchdog ? 1 : 0;
@@ -206,59 +206,79 @@ static uint64_t global_bit(const struct pmu_counter *ctr)
     return 1ULL << (ctr->fixed ? 32 + ctr->idx : ctr->idx);
 }
 
-static int arm(const struct pmu_cpu *pc)
+/* What the counter is armed with: it overflows after period events. */
+static uint64_t armed_value(const struct pmu_cpu *pc)
 {
-    return pmu_hw_wrmsr(pc->ctr.wr_msr,
-                        -pc->period & width_mask(pc->ctr.width));
+    return -pc->period & width_mask(pc->ctr.width);
 }
 
-/* Can every MSR pmu_cpu_nmi() reads for counter k be read?  0 or -EIO. */
+/*
+ * Can every MSR profile_pmu_cpu_nmi() reads for counter k be read?  0 or
+ * -EIO.  The NMI reads them with plain accesses.
+ */
 static int nmi_msrs_readable(const struct pmu_caps *c,
                              const struct pmu_counter *k)
 {
     uint64_t v;
-    int rc = pmu_hw_rdmsr(k->ctr_msr, &v);
+    int rc = profile_pmu_hw_rdmsr_safe(k->ctr_msr, &v);
 
     if ( c->vendor == PMU_VENDOR_INTEL )
     {
-        rc |= pmu_hw_rdmsr(PMU_MSR_GLOBAL_STATUS, &v);
+        rc |= profile_pmu_hw_rdmsr_safe(PMU_MSR_GLOBAL_STATUS, &v);
         if ( k->fixed || k->idx )
         {
-            rc |= pmu_hw_rdmsr(PMU_MSR_P6_EVNTSEL(0), &v);
-            rc |= pmu_hw_rdmsr(PMU_MSR_P6_PERFCTR(0), &v);
+            rc |= profile_pmu_hw_rdmsr_safe(PMU_MSR_P6_EVNTSEL(0), &v);
+            rc |= profile_pmu_hw_rdmsr_safe(PMU_MSR_P6_PERFCTR(0), &v);
         }
     }
     else if ( k->idx )
-        rc |= pmu_hw_rdmsr(c->amd_ext ? PMU_MSR_F15H_PERFCTR(0)
-                                      : PMU_MSR_K7_PERFCTR(0), &v);
+        rc |= profile_pmu_hw_rdmsr_safe(c->amd_ext ? PMU_MSR_F15H_PERFCTR(0)
+                                                   : PMU_MSR_K7_PERFCTR(0),
+                                        &v);
     return rc ? -EIO : 0;
 }
 
-/* Put back what pmu_cpu_start() found (counter disabled first). */
-static void restore(const struct pmu_cpu *pc, const struct pmu_caps *c)
+/*
+ * Write an MSR that profile_pmu_cpu_start() read: plainly once the start
+ * succeeded (every one was written then), else as far as it can be.
+ */
+static void put_msr(unsigned int msr, uint64_t val, bool started)
+{
+    if ( started )
+        profile_pmu_hw_wrmsr(msr, val);
+    else
+        (void)profile_pmu_hw_wrmsr_safe(msr, val);
+}
+
+/*
+ * Put back what profile_pmu_cpu_start() found (counter disabled first),
+ * after a stop or a start that failed part way (started false).
+ */
+static void restore(const struct pmu_cpu *pc, const struct pmu_caps *c,
+                    bool started)
 {
     const struct pmu_counter *k = &pc->ctr;
 
     if ( c->vendor == PMU_VENDOR_INTEL )
     {
         if ( k->fixed )
-            pmu_hw_wrmsr(PMU_MSR_FIXED_CTR_CTRL, pc->saved_fixed_ctrl);
+            put_msr(PMU_MSR_FIXED_CTR_CTRL, pc->saved_fixed_ctrl, started);
         else
-            pmu_hw_wrmsr(k->ctl_msr, pc->saved_ctl);
-        pmu_hw_wrmsr(k->wr_msr, pc->saved_ctr);
-        pmu_hw_wrmsr(PMU_MSR_GLOBAL_OVF_CTRL, global_bit(k));
-        pmu_hw_wrmsr(PMU_MSR_GLOBAL_CTRL, pc->saved_global_ctrl);
+            put_msr(k->ctl_msr, pc->saved_ctl, started);
+        put_msr(k->wr_msr, pc->saved_ctr, started);
+        put_msr(PMU_MSR_GLOBAL_OVF_CTRL, global_bit(k), started);
+        put_msr(PMU_MSR_GLOBAL_CTRL, pc->saved_global_ctrl, started);
     }
     else
     {
-        pmu_hw_wrmsr(k->wr_msr, pc->saved_ctr);
-        pmu_hw_wrmsr(k->ctl_msr, pc->saved_ctl);
+        put_msr(k->wr_msr, pc->saved_ctr, started);
+        put_msr(k->ctl_msr, pc->saved_ctl, started);
     }
 }
 
-int pmu_cpu_start(struct pmu_cpu *pc, const struct pmu_caps *c,
-                  const struct pmu_counter *ctr, uint64_t period,
-                  unsigned int frequency, uint64_t tsc_khz)
+int profile_pmu_cpu_start(struct pmu_cpu *pc, const struct pmu_caps *c,
+                          const struct pmu_counter *ctr, uint64_t period,
+                          unsigned int frequency, uint64_t tsc_khz)
 {
     const struct pmu_counter *k = &pc->ctr;
     uint64_t v;
@@ -276,56 +296,63 @@ int pmu_cpu_start(struct pmu_cpu *pc, const struct pmu_caps *c,
     pc->tsc_khz = tsc_khz;
     pc->min_ticks = tsc_khz * 1000 / XEN_PROFILE_MAX_SAMPLE_HZ;
 
-    pc->saved_lvtpc = pmu_hw_lvtpc_read();
-    rc |= pmu_hw_rdmsr(k->ctr_msr, &pc->saved_ctr);
+    pc->saved_lvtpc = profile_pmu_hw_lvtpc_read();
+    rc |= profile_pmu_hw_rdmsr_safe(k->ctr_msr, &pc->saved_ctr);
     if ( !k->fixed )
-        rc |= pmu_hw_rdmsr(k->ctl_msr, &pc->saved_ctl);
+        rc |= profile_pmu_hw_rdmsr_safe(k->ctl_msr, &pc->saved_ctl);
     /*
-     * Every MSR the NMI handler reads must exist: a fault there would be
-     * recovered, but its IRET would unblock NMIs inside the NMI handler.
+     * Every MSR the NMI handler reads must exist: it reads them plainly
+     * (a fault there, even recovered, would IRET and unblock NMIs inside
+     * the NMI handler).  Those it writes are written here first.
      */
     rc |= nmi_msrs_readable(c, k);
 
     if ( c->vendor == PMU_VENDOR_INTEL )
     {
-        rc |= pmu_hw_rdmsr(PMU_MSR_GLOBAL_CTRL, &pc->saved_global_ctrl);
-        rc |= pmu_hw_rdmsr(PMU_MSR_FIXED_CTR_CTRL, &pc->saved_fixed_ctrl);
+        rc |= profile_pmu_hw_rdmsr_safe(PMU_MSR_GLOBAL_CTRL,
+                                        &pc->saved_global_ctrl);
+        rc |= profile_pmu_hw_rdmsr_safe(PMU_MSR_FIXED_CTR_CTRL,
+                                        &pc->saved_fixed_ctrl);
         if ( rc )
             return -EIO;            /* Nothing written yet. */
-        rc |= pmu_hw_wrmsr(PMU_MSR_GLOBAL_CTRL,
-                           pc->saved_global_ctrl & ~global_bit(k));
-        rc |= arm(pc);
+        rc |= profile_pmu_hw_wrmsr_safe(PMU_MSR_GLOBAL_CTRL,
+                                        pc->saved_global_ctrl &
+                                        ~global_bit(k));
+        rc |= profile_pmu_hw_wrmsr_safe(k->wr_msr, armed_value(pc));
         if ( k->fixed )
         {
             v = pc->saved_fixed_ctrl & ~(0xfULL << (4 * k->idx));
-            rc |= pmu_hw_wrmsr(PMU_MSR_FIXED_CTR_CTRL,
-                               v | (FIXED_CTRL_ALL_RINGS_PMI << (4 * k->idx)));
+            v |= FIXED_CTRL_ALL_RINGS_PMI << (4 * k->idx);
+            rc |= profile_pmu_hw_wrmsr_safe(PMU_MSR_FIXED_CTR_CTRL, v);
         }
         else
-            rc |= pmu_hw_wrmsr(k->ctl_msr, k->ctl);
-        rc |= pmu_hw_wrmsr(PMU_MSR_GLOBAL_OVF_CTRL, global_bit(k));
+            rc |= profile_pmu_hw_wrmsr_safe(k->ctl_msr, k->ctl);
+        rc |= profile_pmu_hw_wrmsr_safe(PMU_MSR_GLOBAL_OVF_CTRL,
+                                        global_bit(k));
         if ( !rc )
-            rc = pmu_hw_wrmsr(PMU_MSR_GLOBAL_CTRL,
-                              pc->saved_global_ctrl | global_bit(k));
+            rc = profile_pmu_hw_wrmsr_safe(PMU_MSR_GLOBAL_CTRL,
+                                           pc->saved_global_ctrl |
+                                           global_bit(k));
     }
     else
     {
         if ( rc )
             return -EIO;
-        rc |= pmu_hw_wrmsr(k->ctl_msr, k->ctl & ~PMU_EVNTSEL_EN);
-        rc |= arm(pc);
+        rc |= profile_pmu_hw_wrmsr_safe(k->ctl_msr,
+                                        k->ctl & ~PMU_EVNTSEL_EN);
+        rc |= profile_pmu_hw_wrmsr_safe(k->wr_msr, armed_value(pc));
         if ( !rc )
-            rc = pmu_hw_wrmsr(k->ctl_msr, k->ctl);
+            rc = profile_pmu_hw_wrmsr_safe(k->ctl_msr, k->ctl);
     }
     if ( rc )
     {
         /* A counter that cannot be programmed: leave it as it was. */
-        restore(pc, c);
+        restore(pc, c, false);
         return -EIO;
     }
 
-    pmu_hw_lvtpc_write(PMU_APIC_DM_NMI);
-    pc->last_tsc = pmu_hw_tsc();
+    profile_pmu_hw_lvtpc_write(PMU_APIC_DM_NMI);
+    pc->last_tsc = profile_pmu_hw_tsc();
     pc->active = true;
     return 0;
 }
@@ -336,9 +363,7 @@ int pmu_cpu_start(struct pmu_cpu *pc, const struct pmu_caps *c,
  */
 static bool top_bit_clear(unsigned int msr, unsigned int width)
 {
-    uint64_t v;
-
-    return !pmu_hw_rdmsr(msr, &v) && !(v & (1ULL << (width - 1)));
+    return !(profile_pmu_hw_rdmsr(msr) & (1ULL << (width - 1)));
 }
 
 /*
@@ -354,11 +379,9 @@ static bool top_bit_clear(unsigned int msr, unsigned int width)
 static bool overflow_pending(const struct pmu_cpu *pc,
                              const struct pmu_caps *c)
 {
-    uint64_t status;
-
     if ( c->vendor == PMU_VENDOR_INTEL )
-        return !pmu_hw_rdmsr(PMU_MSR_GLOBAL_STATUS, &status) &&
-               (status & global_bit(&pc->ctr));
+        return profile_pmu_hw_rdmsr(PMU_MSR_GLOBAL_STATUS) &
+               global_bit(&pc->ctr);
     return top_bit_clear(pc->ctr.ctr_msr, pc->ctr.width);
 }
 
@@ -377,7 +400,7 @@ static bool wait_late_nmi(const struct pmu_cpu *pc, const struct pmu_caps *c)
     return overflow_pending(pc, c);
 }
 
-void pmu_cpu_stop(struct pmu_cpu *pc, const struct pmu_caps *c)
+void profile_pmu_cpu_stop(struct pmu_cpu *pc, const struct pmu_caps *c)
 {
     const struct pmu_counter *k = &pc->ctr;
     bool pending;
@@ -390,10 +413,10 @@ void pmu_cpu_stop(struct pmu_cpu *pc, const struct pmu_caps *c)
      * it would reach Xen as an unknown NMI.
      */
     if ( c->vendor == PMU_VENDOR_INTEL )
-        pmu_hw_wrmsr(PMU_MSR_GLOBAL_CTRL,
+        profile_pmu_hw_wrmsr(PMU_MSR_GLOBAL_CTRL,
                      pc->saved_global_ctrl & ~global_bit(k));
     else
-        pmu_hw_wrmsr(k->ctl_msr, pc->saved_ctl & ~PMU_EVNTSEL_EN);
+        profile_pmu_hw_wrmsr(k->ctl_msr, pc->saved_ctl & ~PMU_EVNTSEL_EN);
     pending = wait_late_nmi(pc, c);
     barrier();
     pc->active = false;
@@ -401,16 +424,16 @@ void pmu_cpu_stop(struct pmu_cpu *pc, const struct pmu_caps *c)
     /*
      * Still pending: its NMI is still on its way and will arrive after
      * the counter is given back.  The first NMI within PMU_LATE_NMI_MS
-     * that is not otherwise ours is that one (pmu_cpu_nmi()).
+     * that is not otherwise ours is that one (profile_pmu_cpu_nmi()).
      */
     if ( pending )
     {
-        pc->late_until = pmu_hw_tsc() + pc->tsc_khz * PMU_LATE_NMI_MS;
+        pc->late_until = profile_pmu_hw_tsc() + pc->tsc_khz * PMU_LATE_NMI_MS;
         barrier();
         pc->late = true;
     }
-    restore(pc, c);
-    pmu_hw_lvtpc_write(pc->saved_lvtpc);
+    restore(pc, c, true);
+    profile_pmu_hw_lvtpc_write(pc->saved_lvtpc);
 }
 
 /*
@@ -426,8 +449,8 @@ static bool intel_watchdog_overflowed(const struct pmu_caps *c,
 
     if ( !k->fixed && !k->idx )
         return false;
-    return !pmu_hw_rdmsr(PMU_MSR_P6_EVNTSEL(0), &sel) &&
-           (sel & PMU_EVNTSEL_EN) && (sel & PMU_EVNTSEL_INT) &&
+    sel = profile_pmu_hw_rdmsr(PMU_MSR_P6_EVNTSEL(0));
+    return (sel & PMU_EVNTSEL_EN) && (sel & PMU_EVNTSEL_INT) &&
            top_bit_clear(PMU_MSR_P6_PERFCTR(0), c->gp_width);
 }
 
@@ -440,7 +463,7 @@ static enum pmu_nmi late_nmi(struct pmu_cpu *pc)
     if ( !pc->late )
         return PMU_NMI_NONE;
     pc->late = false;
-    if ( (int64_t)(pmu_hw_tsc() - pc->late_until) > 0 )
+    if ( (int64_t)(profile_pmu_hw_tsc() - pc->late_until) > 0 )
         return PMU_NMI_NONE;
     pc->late_nmis++;
     return PMU_NMI_LATE;
@@ -455,14 +478,11 @@ static enum pmu_nmi late_nmi(struct pmu_cpu *pc)
 static bool overflowed(const struct pmu_counter *k, const struct pmu_caps *c,
                        bool *others)
 {
-    uint64_t status;
-
     if ( c->vendor == PMU_VENDOR_INTEL )
     {
-        if ( pmu_hw_rdmsr(PMU_MSR_GLOBAL_STATUS, &status) ||
-             !(status & global_bit(k)) )
+        if ( !(profile_pmu_hw_rdmsr(PMU_MSR_GLOBAL_STATUS) & global_bit(k)) )
         {
-            pmu_hw_lvtpc_write(PMU_APIC_DM_NMI);
+            profile_pmu_hw_lvtpc_write(PMU_APIC_DM_NMI);
             return false;
         }
         *others = intel_watchdog_overflowed(c, k);
@@ -485,11 +505,12 @@ static bool overflowed(const struct pmu_counter *k, const struct pmu_caps *c,
 static void rearm(struct pmu_cpu *pc, const struct pmu_caps *c)
 {
     const struct pmu_counter *k = &pc->ctr;
-    uint64_t now = pmu_hw_tsc(), elapsed = now - pc->last_tsc;
+    uint64_t now = profile_pmu_hw_tsc(), elapsed = now - pc->last_tsc;
 
     if ( pc->frequency )
-        pc->period = pmu_next_period(pc->period, elapsed, pc->tsc_khz,
-                                     pc->frequency, k->max_period);
+        pc->period = profile_pmu_next_period(pc->period, elapsed,
+                                             pc->tsc_khz, pc->frequency,
+                                             k->max_period);
     /* Too soon after the last: fewer overflows, as perf throttles. */
     pc->period = profile_throttle_period(pc->period,
                                          pc->frequency ? 0 : pc->asked,
@@ -497,14 +518,14 @@ static void rearm(struct pmu_cpu *pc, const struct pmu_caps *c)
                                          k->max_period, &pc->throttle);
     pc->last_tsc = now;
     if ( c->vendor == PMU_VENDOR_INTEL )
-        pmu_hw_wrmsr(PMU_MSR_GLOBAL_OVF_CTRL, global_bit(k));
-    arm(pc);
+        profile_pmu_hw_wrmsr(PMU_MSR_GLOBAL_OVF_CTRL, global_bit(k));
+    profile_pmu_hw_wrmsr(k->wr_msr, armed_value(pc));
     /* Delivery masks LVTPC on some CPUs: unmask it for the next one. */
-    pmu_hw_lvtpc_write(PMU_APIC_DM_NMI);
+    profile_pmu_hw_lvtpc_write(PMU_APIC_DM_NMI);
 }
 
-enum pmu_nmi pmu_cpu_nmi(struct pmu_cpu *pc, const struct pmu_caps *c,
-                         bool *others)
+enum pmu_nmi profile_pmu_cpu_nmi(struct pmu_cpu *pc,
+                                 const struct pmu_caps *c, bool *others)
 {
     *others = false;
     if ( !pc->active || !overflowed(&pc->ctr, c, others) )
@@ -518,9 +539,9 @@ enum pmu_nmi pmu_cpu_nmi(struct pmu_cpu *pc, const struct pmu_caps *c,
     return PMU_NMI_OURS;
 }
 
-uint64_t pmu_next_period(uint64_t period, uint64_t elapsed,
-                         uint64_t tsc_khz, unsigned int frequency,
-                         uint64_t max_period)
+uint64_t profile_pmu_next_period(uint64_t period, uint64_t elapsed,
+                                 uint64_t tsc_khz, unsigned int frequency,
+                                 uint64_t max_period)
 {
     return profile_next_period(period, elapsed, tsc_khz, frequency,
                                PMU_MIN_PERIOD, max_period);

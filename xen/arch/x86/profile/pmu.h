@@ -5,27 +5,39 @@
  *
  * pmu.c holds all the PMU logic (detection, event to counter mapping,
  * programming, overflow handling, frequency mode) and touches the hardware
- * only through the pmu_hw_*() functions below.  In Xen they are MSR, CPUID
- * and local APIC accesses (pmu-xen.c); in tools/tests/profile-pmu they are
- * a simulated PMU, so the very same pmu.c is tested without hardware.
+ * only through the profile_pmu_hw_*() functions below.  In Xen they are
+ * MSR, CPUID and local APIC accesses (the port, pmu-hw.c); in
+ * tools/tests/profile-pmu they are a simulated PMU, linked in its place,
+ * so that the very same pmu.c and pmu-source.c are tested without
+ * hardware.
  */
 #ifndef X86_PROFILE_PMU_H
 #define X86_PROFILE_PMU_H
 
 #include <xen/types.h>
 
-/* ---- Hardware interface (pmu-xen.c, or the simulator) ---- */
+/* ---- Hardware interface (pmu-hw.c, or the simulator) ---- */
 
-/* MSR access that cannot fault: 0, or -EIO where the MSR does not exist. */
-int pmu_hw_rdmsr(unsigned int msr, uint64_t *val);
-int pmu_hw_wrmsr(unsigned int msr, uint64_t val);
+/*
+ * MSR accesses that cannot fault, for profile_pmu_cpu_start() and the
+ * detection alone: 0, or -EIO where the MSR does not exist or does not
+ * take the value.
+ */
+int profile_pmu_hw_rdmsr_safe(unsigned int msr, uint64_t *val);
+int profile_pmu_hw_wrmsr_safe(unsigned int msr, uint64_t val);
+/*
+ * Plain MSR accesses (a fault is fatal), for the NMI and the stop: only
+ * to MSRs that profile_pmu_cpu_start() read and wrote with the above.
+ */
+uint64_t profile_pmu_hw_rdmsr(unsigned int msr);
+void profile_pmu_hw_wrmsr(unsigned int msr, uint64_t val);
 /* The local APIC's LVT performance counter register. */
-uint32_t pmu_hw_lvtpc_read(void);
-void pmu_hw_lvtpc_write(uint32_t val);
+uint32_t profile_pmu_hw_lvtpc_read(void);
+void profile_pmu_hw_lvtpc_write(uint32_t val);
 /* CPUID leaf/subleaf into r[0..3] = eax, ebx, ecx, edx. */
-void pmu_hw_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t r[4]);
+void profile_pmu_hw_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t r[4]);
 /* The time stamp counter. */
-uint64_t pmu_hw_tsc(void);
+uint64_t profile_pmu_hw_tsc(void);
 
 /* ---- MSRs and bits ---- */
 
@@ -103,7 +115,7 @@ struct pmu_cpu {
     /* What start() found, put back by stop(). */
     uint64_t saved_ctl, saved_ctr, saved_fixed_ctrl, saved_global_ctrl;
     uint32_t saved_lvtpc;
-    /* Kept across a stop and the next start (see pmu_cpu_nmi()). */
+    /* Kept across a stop and the next start (profile_pmu_cpu_nmi()). */
     bool late;                      /* stopped with an overflow pending */
     uint64_t late_until;            /* ... whose NMI may come until then */
     uint64_t late_nmis;             /* such NMIs, claimed after the stop */
@@ -117,33 +129,36 @@ struct pmu_cpu {
  * perfmon version 2 or later with at least 2 GP counters, or AMD family
  * 0x10 or later; otherwise -EOPNOTSUPP with c->why set.
  */
-int pmu_detect(struct pmu_caps *c);
+int profile_pmu_detect(struct pmu_caps *c);
 
 /*
  * Map a XEN_PROFILE_EVENT_* (0 = cycles) to a counter.  GP counter 0 is
  * never used while the NMI watchdog runs (it is the watchdog's).  Returns
  * 0, or -EOPNOTSUPP when this CPU lacks the event (never a substitute).
  */
-int pmu_pick_counter(const struct pmu_caps *c, unsigned int event,
-                     bool watchdog, struct pmu_counter *ctr);
+int profile_pmu_pick_counter(const struct pmu_caps *c, unsigned int event,
+                             bool watchdog, struct pmu_counter *ctr);
 
 /*
  * Arm ctr on this pCPU to overflow every period events (frequency Hz when
  * not 0: the period then adapts), with LVTPC delivering an NMI.  The
- * registers touched are saved first and put back by pmu_cpu_stop().
- * Returns 0, or -EIO when a register cannot be read or written: then
- * what was written is put back and the pCPU is not armed.
+ * registers touched are saved first and put back by
+ * profile_pmu_cpu_stop().  Every MSR the NMI and the stop access is read
+ * or written here with the _safe accessors.  Returns 0, or -EIO when a
+ * register cannot be read or written: then what was written is put back
+ * and the pCPU is not armed.
  */
-int pmu_cpu_start(struct pmu_cpu *pc, const struct pmu_caps *c,
-                  const struct pmu_counter *ctr, uint64_t period,
-                  unsigned int frequency, uint64_t tsc_khz);
+int profile_pmu_cpu_start(struct pmu_cpu *pc, const struct pmu_caps *c,
+                          const struct pmu_counter *ctr, uint64_t period,
+                          unsigned int frequency, uint64_t tsc_khz);
 /*
  * Disarm this pCPU and put its registers back.  An overflow whose NMI
- * has not arrived after a bounded wait is remembered (pmu_cpu_nmi()).
+ * has not arrived after a bounded wait is remembered
+ * (profile_pmu_cpu_nmi()).
  */
-void pmu_cpu_stop(struct pmu_cpu *pc, const struct pmu_caps *c);
+void profile_pmu_cpu_stop(struct pmu_cpu *pc, const struct pmu_caps *c);
 
-/* What an NMI was to this pCPU's counter (pmu_cpu_nmi()). */
+/* What an NMI was to this pCPU's counter (profile_pmu_cpu_nmi()). */
 enum pmu_nmi {
     PMU_NMI_NONE,                   /* not ours */
     PMU_NMI_OURS,                   /* our overflow: sample it */
@@ -156,25 +171,26 @@ enum pmu_nmi {
  * return PMU_NMI_OURS.  An overflow that came sooner after the last than
  * XEN_PROFILE_MAX_SAMPLE_HZ allows doubles the period (throttling, as
  * perf's maximum sample rate): throttle says so until the next overflow,
- * and the source counts it (profile_sample_throttled()).  A fixed period raised so comes back
- * down, halving, once overflows are four times slower than that rate.
- * Not armed, the first NMI after a stop that left an overflow pending is
- * PMU_NMI_LATE (within PMU_LATE_NMI_MS).  *others
+ * and the source counts it (profile_sample_throttled()).  A fixed period
+ * raised so comes back down, halving, once overflows are four times
+ * slower than that rate.  Not armed, the first NMI after a stop that left
+ * an overflow pending is PMU_NMI_LATE (within PMU_LATE_NMI_MS).  *others
  * is set when another counter (the watchdog's) overflowed too, so that
- * the NMI is passed on to Xen's handler.  Takes no lock, never prints.
+ * the NMI is passed on to Xen's handler.  Takes no lock, never prints,
+ * and accesses only MSRs profile_pmu_cpu_start() probed.
  */
-enum pmu_nmi pmu_cpu_nmi(struct pmu_cpu *pc, const struct pmu_caps *c,
-                         bool *others);
+enum pmu_nmi profile_pmu_cpu_nmi(struct pmu_cpu *pc,
+                                 const struct pmu_caps *c, bool *others);
 
 /*
  * Frequency mode, as Linux perf: the next period from the events counted
  * (period) over elapsed TSC ticks, through a low-pass filter (1/8 of the
- * error per overflow), within [PMU_MIN_PERIOD, max_period]: on a pCPU that is
- * mostly halted the events are few, and an unbounded period would shrink
- * until the counter overflows again inside its own NMI.
+ * error per overflow), within [PMU_MIN_PERIOD, max_period]: on a pCPU
+ * that is mostly halted the events are few, and an unbounded period would
+ * shrink until the counter overflows again inside its own NMI.
  */
-uint64_t pmu_next_period(uint64_t period, uint64_t elapsed,
-                         uint64_t tsc_khz, unsigned int frequency,
-                         uint64_t max_period);
+uint64_t profile_pmu_next_period(uint64_t period, uint64_t elapsed,
+                                 uint64_t tsc_khz, unsigned int frequency,
+                                 uint64_t max_period);
 
 #endif /* X86_PROFILE_PMU_H */

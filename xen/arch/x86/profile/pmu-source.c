@@ -1,15 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * pmu-xen.c: the PMU sample source in Xen.
- *
- * The hardware interface of pmu.c (MSRs, CPUID, LVTPC, TSC), and the
- * source's life cycle: refuse while vPMU is enabled or xenoprof owns the
- * PMU, take the PMU through Xen's ownership arbitration for the whole
- * session, check once that an overflow NMI really arrives, program each
- * pCPU on that pCPU (an IPI; a pCPU that cannot be programmed is not
- * sampled), and give everything back on stop and CPU offline.  Overflow
- * NMIs come in through profile_pmu_nmi(), which do_nmi() calls after
- * the NMI callback: the profiler never takes the callback slot.  A crash
+ * pmu-source.c: the PMU sample source in Xen, the life cycle of the
+ * driver (pmu.c, over its hardware port pmu-hw.c): refuse while vPMU is
+ * enabled or another owner has the PMU, take the PMU through Xen's
+ * ownership arbitration for the whole session, check once that an
+ * overflow NMI really arrives, program each pCPU on that pCPU (an IPI; a
+ * pCPU that cannot be programmed is not sampled), and give everything
+ * back on stop and CPU offline.  Overflow NMIs come in through
+ * profile_pmu_nmi(), which do_nmi() calls after the NMI callback: the
+ * profiler never takes the callback slot.  A crash
  * or a livepatch being applied swallows every NMI there and runs none of
  * the profiler's code; livepatching and this source exclude each other
  * (profile_nmi_get(), common/profile/nmi.c: a livepatch would leave the
@@ -43,41 +42,6 @@
 #define PMU_PROBE_PERIOD   10000
 #define PMU_PROBE_TIME     MILLISECS(20)
 
-int pmu_hw_rdmsr(unsigned int msr, uint64_t *val)
-{
-#ifdef rdmsr_safe
-    /* Xen before 4.21: a macro storing into its second argument. */
-    return rdmsr_safe(msr, *val) ? -EIO : 0;
-#else
-    return rdmsr_safe(msr, val) ? -EIO : 0;
-#endif
-}
-
-int pmu_hw_wrmsr(unsigned int msr, uint64_t val)
-{
-    return wrmsr_safe(msr, val) ? -EIO : 0;
-}
-
-uint32_t pmu_hw_lvtpc_read(void)
-{
-    return apic_read(APIC_LVTPC);
-}
-
-void pmu_hw_lvtpc_write(uint32_t val)
-{
-    apic_write(APIC_LVTPC, val);
-}
-
-void pmu_hw_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t r[4])
-{
-    cpuid_count(leaf, subleaf, &r[0], &r[1], &r[2], &r[3]);
-}
-
-uint64_t pmu_hw_tsc(void)
-{
-    return rdtsc();
-}
-
 static struct pmu_caps caps;
 static struct pmu_counter counter;
 static DEFINE_PER_CPU(struct pmu_cpu, pmu_state);
@@ -103,7 +67,7 @@ unsigned int profile_pmu_nmi(const struct cpu_user_regs *regs)
     if ( likely(!pc->active && !pc->late) )
         return PROFILE_NMI_NONE;
 
-    switch ( pmu_cpu_nmi(pc, &caps, &others) )
+    switch ( profile_pmu_cpu_nmi(pc, &caps, &others) )
     {
     case PMU_NMI_NONE:
         return PROFILE_NMI_NONE;
@@ -138,7 +102,7 @@ unsigned int profile_pmu_nmi(const struct cpu_user_regs *regs)
  */
 bool profile_pmu_nmi_reason_due(void)
 {
-    uint64_t now = pmu_hw_tsc();
+    uint64_t now = profile_pmu_hw_tsc();
 
     /* TSC ticks: NOW() may read a torn time stamp in NMI context. */
     if ( (int64_t)(now - nmi_reason_next) < 0 )
@@ -154,13 +118,13 @@ static int probe_nmi(void)
     struct pmu_counter cycles;
     s_time_t deadline;
 
-    if ( pmu_pick_counter(&caps, XEN_PROFILE_EVENT_CYCLES,
-                          nmi_watchdog != NMI_NONE, &cycles) )
+    if ( profile_pmu_pick_counter(&caps, XEN_PROFILE_EVENT_CYCLES,
+                                  nmi_watchdog != NMI_NONE, &cycles) )
         cycles = counter;
     probe_nmis = 0;
     write_atomic(&probing, true);
-    if ( pmu_cpu_start(&this_cpu(pmu_state), &caps, &cycles,
-                       PMU_PROBE_PERIOD, 0, cpu_khz) )
+    if ( profile_pmu_cpu_start(&this_cpu(pmu_state), &caps, &cycles,
+                               PMU_PROBE_PERIOD, 0, cpu_khz) )
     {
         /* This pCPU's counter cannot be programmed: not a verdict. */
         write_atomic(&probing, false);
@@ -169,7 +133,7 @@ static int probe_nmi(void)
     deadline = NOW() + PMU_PROBE_TIME;
     while ( !ACCESS_ONCE(probe_nmis) && NOW() < deadline )
         cpu_relax();
-    pmu_cpu_stop(&this_cpu(pmu_state), &caps);
+    profile_pmu_cpu_stop(&this_cpu(pmu_state), &caps);
     write_atomic(&probing, false);
 
     return ACCESS_ONCE(probe_nmis) ? 0 : -EOPNOTSUPP;
@@ -209,15 +173,15 @@ static int cf_check pmu_check(const struct profile_config *cfg,
         *reason = XEN_PROFILE_REASON_VPMU;
         return -EBUSY;
     }
-    if ( pmu_detect(&caps) )
+    if ( profile_pmu_detect(&caps) )
     {
         printk_once(XENLOG_WARNING "profiler: no usable PMU: %s\n",
                     caps.why);
         *reason = XEN_PROFILE_REASON_NO_PMU;
         return -EOPNOTSUPP;
     }
-    if ( pmu_pick_counter(&caps, cfg->event, nmi_watchdog != NMI_NONE,
-                          &counter) )
+    if ( profile_pmu_pick_counter(&caps, cfg->event,
+                                  nmi_watchdog != NMI_NONE, &counter) )
     {
         *reason = XEN_PROFILE_REASON_NO_EVENT;
         return -EOPNOTSUPP;
@@ -278,9 +242,9 @@ static void cf_check start_here(void *data)
     struct pmu_caps here;
     struct pmu_counter ctr;
 
-    if ( pmu_detect(&here) || here.vendor != caps.vendor ||
-         pmu_pick_counter(&here, cfg->event, nmi_watchdog != NMI_NONE,
-                          &ctr) ||
+    if ( profile_pmu_detect(&here) || here.vendor != caps.vendor ||
+         profile_pmu_pick_counter(&here, cfg->event,
+                                  nmi_watchdog != NMI_NONE, &ctr) ||
          ctr.fixed != counter.fixed || ctr.idx != counter.idx ||
          ctr.ctr_msr != counter.ctr_msr || ctr.wr_msr != counter.wr_msr ||
          ctr.width != counter.width )
@@ -288,14 +252,14 @@ static void cf_check start_here(void *data)
         this_cpu(pmu_start_rc) = -EOPNOTSUPP;
         return;
     }
-    this_cpu(pmu_start_rc) = pmu_cpu_start(&this_cpu(pmu_state), &caps,
-                                           &counter, period, cfg->frequency,
-                                           cpu_khz);
+    this_cpu(pmu_start_rc) = profile_pmu_cpu_start(&this_cpu(pmu_state),
+                                                   &caps, &counter, period,
+                                                   cfg->frequency, cpu_khz);
 }
 
 static void cf_check stop_here(void *data)
 {
-    pmu_cpu_stop(&this_cpu(pmu_state), &caps);
+    profile_pmu_cpu_stop(&this_cpu(pmu_state), &caps);
 }
 
 static int cf_check pmu_start(const struct profile_config *cfg,
