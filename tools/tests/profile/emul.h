@@ -39,7 +39,10 @@
 #define PAGE_SIZE           4096UL
 #define STACK_SIZE          (8 * PAGE_SIZE)
 
-/* From public/arch-x86/xen-x86_64.h: Xen's exception frame. */
+/*
+ * From asm/cpu-user-regs.h (Xen 4.21 and later): Xen's exception frame,
+ * which ends at ss, and the event data FRED delivers above it.
+ */
 struct cpu_user_regs {
     uint64_t r15, r14, r13, r12, rbp, rbx, r11, r10, r9, r8;
     uint64_t rax, rcx, rdx, rsi, rdi;
@@ -48,18 +51,22 @@ struct cpu_user_regs {
     uint16_t cs, _pad0[1];
     uint8_t saved_upcall_mask, _pad1[3];
     uint64_t rflags, rsp;
-    uint16_t ss, _pad2[3];
-    uint16_t es, _pad3[3];
-    uint16_t ds, _pad4[3];
-    uint16_t fs, _pad5[3];
-    uint16_t gs, _pad6[3];
+    uint64_t ss;
+};
+
+struct fred_info {
+    uint64_t edata;
+    uint64_t _rsvd;
 };
 
 _Static_assert(offsetof(struct cpu_user_regs, rbp) == 32, "rbp at 32");
 _Static_assert(offsetof(struct cpu_user_regs, rip) == 128, "rip at 128");
-_Static_assert(offsetof(struct cpu_user_regs, es) == 168, "es at 168");
+_Static_assert(sizeof(struct cpu_user_regs) == 168, "ends at 168");
 
-/* From asm/current.h: at the top of the primary stack (264 bytes in 4.17). */
+/* From asm/traps.h: 1 when FRED is in use (test-stack.c sets it). */
+extern int8_t opt_fred;
+
+/* From asm/current.h: at the top of the primary stack. */
 struct cpu_info {
     struct cpu_user_regs guest_cpu_user_regs;
     uint8_t rest[64];

@@ -46,7 +46,8 @@
 #define BLOCKS      5
 #define THIS        2                   /* this pCPU's block */
 #define MAXF        64
-#define EF_BOTTOM   offsetof(struct cpu_user_regs, es)
+
+int8_t opt_fred;
 
 static uint8_t *area;                   /* BLOCKS * STACK_SIZE */
 static unsigned long base;              /* this pCPU's block */
@@ -68,13 +69,13 @@ static void protect_block(bool rw)
 }
 
 /*
- * The bottom of IST stack page p: its exception frame, which for #DF (page
- * 4) is a whole cpu_user_regs (the TSS entry point is lowered for it).
+ * The bottom of IST stack page p: its exception frame, a cpu_user_regs
+ * (with FRED, #MC's and #DF's frame has struct fred_info above it).
  */
 static unsigned long ist_bottom(unsigned int p)
 {
-    return base + (p + 1) * PAGE_SIZE -
-           (p == 4 ? sizeof(struct cpu_user_regs) : EF_BOTTOM);
+    return base + (p + 1) * PAGE_SIZE - sizeof(struct cpu_user_regs) -
+           (opt_fred == 1 ? sizeof(struct fred_info) : 0);
 }
 
 /* The bottom of the stack holding sp, or 0: what the rule must answer. */
@@ -224,11 +225,11 @@ static void sweep(void)
            "bounds and walks as the rule says", (hi - lo) / 8, walked);
     if ( bad )
         tap_diag("%lu wrong", bad);
-    tap_ok(accepted == (3 * (PAGE_SIZE - EF_BOTTOM) / 8 + 3) +
-           (PAGE_SIZE - sizeof(struct cpu_user_regs)) / 8 + 1 +
+    tap_ok(accepted == 4 * ((ist_bottom(1) - base - PAGE_SIZE) / 8 + 1) +
            (2 * PAGE_SIZE - sizeof(struct cpu_info)) / 8 + 1,
-           "sweep: exactly the slots of this pCPU's 4 IST stacks and its "
-           "primary stack are accepted (%lu)", accepted);
+           "sweep%s: exactly the slots of this pCPU's 4 IST stacks and its "
+           "primary stack are accepted (%lu)",
+           opt_fred == 1 ? " with FRED" : "", accepted);
     tap_ok(!kinds[1][0] && !kinds[1][5] && !kinds[1][8],
            "sweep: no shadow-stack, neighbour or guest slot is accepted");
     (void)refused;
@@ -332,6 +333,10 @@ void test_stack(void)
 
     cases();
     sweep();
+    /* FRED: #MC's and #DF's frames carry struct fred_info above. */
+    opt_fred = 1;
+    sweep();
+    opt_fred = 0;
 
     munmap(m, len);
     signal(SIGSEGV, SIG_DFL);

@@ -10,14 +10,12 @@
 
 #include <xen/types.h>
 
-#ifndef PMU_OWNER_NONE              /* xen/xenoprof.h may have them */
 #define PMU_OWNER_NONE          0
-#define PMU_OWNER_XENOPROF      1
+#define PMU_OWNER_XENOPROF      1   /* Xen before 4.22 */
 #define PMU_OWNER_HVM           2
-#endif
 #define PMU_OWNER_PROFILER      3
 
-#if defined(CONFIG_XENOPROF) || defined(CONFIG_XEN_PROFILER)
+#ifdef CONFIG_XEN_PROFILER
 /* 1 when granted (HVM is reference counted), else 0. */
 int acquire_pmu_ownership(int pmu_ownership);
 void release_pmu_ownership(int pmu_ownership);

@@ -28,13 +28,7 @@
 #include <asm/regs.h>
 #ifdef CONFIG_HVM
 #include <asm/hvm/hvm.h>
-#if __has_include(<asm/hvm/svm/vmcb.h>)    /* Xen 4.17: public VMCB */
-#include <asm/hvm/svm/vmcb.h>
-#define svm_vmcb_rip(v) ((v)->arch.hvm.svm.vmcb->rip)
-#define using_svm() cpu_has_svm
-#else                                       /* patches/4.22: an accessor */
 #include <asm/hvm/svm.h>
-#endif
 #endif
 #include <public/profilectl.h>
 

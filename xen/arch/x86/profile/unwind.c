@@ -44,21 +44,14 @@
                      offsetof(struct cpu_user_regs, rbp)) / sizeof(long))
 
 /*
- * The exception frame at the top of IST stack page p.  Since Xen 4.21
- * struct cpu_user_regs ends at ss and is the frame of every IST stack.
- * With FRED, #MC's and #DF's stacks (stack levels 2 and 3) start at their
- * page's top too, and the frame delivered there has struct fred_info
- * (event data) above struct cpu_user_regs.  Before 4.21, the frame went
- * on with the vm86 segment fields (es..gs), which only #DF's frame
- * includes (its TSS entry point is lowered for them).
+ * The exception frame at the top of an IST stack page: struct
+ * cpu_user_regs, which ends at ss.  With FRED, #MC's and #DF's stacks
+ * (stack levels 2 and 3) start at their page's top too, and the frame
+ * delivered there has struct fred_info (event data) above struct
+ * cpu_user_regs.
  */
-#if __has_include(<asm/cpu-user-regs.h>)
-#define IST_FRAME(p) (sizeof(struct cpu_user_regs) + \
-                      (opt_fred == 1 ? sizeof(struct fred_info) : 0))
-#else
-#define IST_FRAME(p) ((p) == STACK_PAGE_IST_DF ? sizeof(struct cpu_user_regs) \
-                      : offsetof(struct cpu_user_regs, es))
-#endif
+#define IST_FRAME (sizeof(struct cpu_user_regs) + \
+                   (opt_fred == 1 ? sizeof(struct fred_info) : 0))
 
 /*
  * A walk that ends within this many bytes of the stack's bottom reached
@@ -79,7 +72,7 @@ bool profile_stack_bounds(unsigned long sp, unsigned long base,
     if ( page >= STACK_PAGE_PRIMARY )
         bottom = base + STACK_SIZE - sizeof(struct cpu_info);
     else if ( page >= STACK_PAGE_IST_FIRST && page <= STACK_PAGE_IST_DF )
-        bottom = base + (page + 1) * PAGE_SIZE - IST_FRAME(page);
+        bottom = base + (page + 1) * PAGE_SIZE - IST_FRAME;
     else
         return false;               /* A shadow stack. */
 
