@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# deps.sh [configs]: install the Debian packages the build and the virtual
-# host need (configs: and make check-configs).
+# deps.sh [configs|misra]: install the Debian packages the build and the
+# virtual host need (configs: and make check-configs; misra: and make
+# check-misra).
 # As root, missing packages are installed with apt-get; otherwise the
 # apt-get line is printed and the exit status is 1.
 set -euo pipefail
@@ -18,6 +19,7 @@ pkgs="build-essential python3-dev uuid-dev libncurses-dev libyajl-dev
 # deps.sh configs: also the cross compilers of make check-configs.
 [ "${1:-}" != configs ] ||
     pkgs="$pkgs gcc-arm-linux-gnueabihf gcc-riscv64-linux-gnu gcc-powerpc64le-linux-gnu"
+[ "${1:-}" != misra ] || pkgs="$pkgs cppcheck"
 missing=""
 # Node.js and npm may come from another repository than Debian's (whose
 # npm package would conflict): only ask for them when the commands are
