@@ -274,6 +274,16 @@ void sim_deliver(struct sim_cpu *c)
     }
 }
 
+void sim_external_nmi(void)
+{
+    struct sim_cpu *c = &cpus[cur];
+
+    if ( !c->pending )
+        c->pending_due = c->events[SIM_EV_CYCLES];
+    c->pending = true;
+    sim_deliver(c);
+}
+
 /* Execute delta[] events: no counter wraps more than once (sim_run()). */
 static void advance(struct sim_cpu *c, const uint64_t delta[SIM_EV_NR])
 {

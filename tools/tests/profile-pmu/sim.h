@@ -161,6 +161,11 @@ int sim_wrmsr(unsigned int msr, uint64_t val);
 uint32_t sim_lvtpc_read(void);
 /* Deliver c's pending PMI as an NMI, when nothing defers it (sim-hw.c). */
 void sim_deliver(struct sim_cpu *c);
+/*
+ * An NMI from outside the PMU (an IPI, a platform NMI) to the current
+ * pCPU, now: it carries no overflow, and merges with one pending.
+ */
+void sim_external_nmi(void);
 void sim_lvtpc_write(uint32_t val);
 void sim_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t r[4]);
 

@@ -372,8 +372,14 @@ static bool top_bit_clear(unsigned int msr, unsigned int width)
  */
 #define PMU_LATE_NMI_READS 10000
 
-/* How long after a stop the NMI of a pending overflow may still come. */
-#define PMU_LATE_NMI_MS 100
+/*
+ * How long after a stop the NMI of a pending overflow may still come: its
+ * PMI was raised before the stop's wait of about a millisecond began, and
+ * arrives within microseconds on hardware.  Ten times that wait; any NMI
+ * in it that is not otherwise claimed is taken for that one (nothing in
+ * the counters, given back by then, tells them apart).
+ */
+#define PMU_LATE_NMI_MS 10
 
 /* Did our counter overflow without its NMI having been taken yet? */
 static bool overflow_pending(const struct pmu_cpu *pc,
@@ -428,7 +434,8 @@ void profile_pmu_cpu_stop(struct pmu_cpu *pc, const struct pmu_caps *c)
      */
     if ( pending )
     {
-        pc->late_until = profile_pmu_hw_tsc() + pc->tsc_khz * PMU_LATE_NMI_MS;
+        pc->late_until = profile_pmu_hw_tsc() +
+                         pc->tsc_khz * PMU_LATE_NMI_MS;
         barrier();
         pc->late = true;
     }
