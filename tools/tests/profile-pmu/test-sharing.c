@@ -316,7 +316,7 @@ static void failing_wrmsr(const struct sim_model *m)
     tap_ok(test_same_msrs(1, before, now, n, NULL) && !glue_state(1)->active,
            "wrmsr %s: that pCPU's registers are as before, it is not armed",
            m->name);
-    tap_ok(strstr(xen_log, "pCPU 1: PMU counter cannot be programmed") != NULL,
+    tap_ok(strstr(xen_log, "pCPU 1: PMU cannot be programmed") != NULL,
            "wrmsr %s: Xen says so in its log", m->name);
     snap_samples(SIM_NR_CPUS, s);
     run_all(SIM_NR_CPUS, 5);

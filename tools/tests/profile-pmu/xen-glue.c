@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * xen-glue.c: pmu-source.c (the copy the Makefile generates) and access to
- * its static state, which each test resets: one process runs many
- * simulated boots.
+ * xen-glue.c: pmu-source.c and pmu-session.c (the copies the Makefile
+ * generates) and access to their static state, which each test resets:
+ * one process runs many simulated boots.
  */
 #include "pmu-source.c"
+#include "pmu-session.c"
 
 #include "test.h"
 
@@ -14,7 +15,7 @@ void glue_reset(void)
     memset(&counter, 0, sizeof(counter));
     memset(per_cpu__pmu_state, 0, sizeof(per_cpu__pmu_state));
     nr_started = 0;
-    memset(per_cpu__pmu_start_rc, 0, sizeof(per_cpu__pmu_start_rc));
+    memset(per_cpu__start_rc, 0, sizeof(per_cpu__start_rc));
     probing = false;
     probe_nmis = 0;
     probe_result = 1;

@@ -110,6 +110,27 @@ uint64_t profile_throttle_period(uint64_t period, uint64_t asked,
 const struct profile_source *arch_profile_pmu_source(void);
 
 /*
+ * The life cycle the PMU sources share (common/profile/pmu-session.c):
+ * their start and stop.  The PMU is taken (arch_profile_pmu_take()) when
+ * the first pCPU starts and given back (arch_profile_pmu_give()) when
+ * the last stops; each pCPU is programmed on itself by IPI, and one that
+ * cannot be is not sampled.  Called under the CPU maps, as the sources'
+ * start and stop are.
+ */
+int cf_check profile_pmu_start(const struct profile_config *cfg,
+                               unsigned int cpu);
+void cf_check profile_pmu_stop(unsigned int cpu);
+/* Has a pCPU been started, and not stopped yet? */
+bool profile_pmu_started(void);
+
+/* The architecture's part: 0, or -errno with *reason set (take). */
+int arch_profile_pmu_take(unsigned int *reason);
+void arch_profile_pmu_give(void);
+/* On the pCPU to start or stop (IPI): 0 when it samples, or -errno. */
+int arch_profile_pmu_start_here(const struct profile_config *cfg);
+void arch_profile_pmu_stop_here(void);
+
+/*
  * Before a session starts sampling (sysctl context): let the architecture
  * prepare what its sample path reads, e.g. where stack walks end.
  */

@@ -102,10 +102,8 @@ struct pmu_cpu {
 DEFINE_PER_CPU(register_t, profile_mdcr_el2);
 static DEFINE_PER_CPU(struct pmu_cpu, pmu_state);
 static DEFINE_PER_CPU(struct irqaction, pmu_action);
-static DEFINE_PER_CPU(int, pmu_start_rc);
 static int pmu_irq = -1;            /* the PMU's PPI, once probed */
 static const char *pmu_why;         /* why there is none */
-static unsigned int nr_started;     /* pCPUs armed; under the CPU maps */
 static struct pmu_counter counter;  /* of the session being started */
 
 static const struct dt_device_match pmu_dt_match[] = {
@@ -236,12 +234,18 @@ static void cf_check pmu_interrupt(int irq, void *dev_id)
 }
 
 /* Take the PMU for the profiler (arch/arm/domain.c takes it for vpmu). */
-static int take_pmu(unsigned int *reason)
+/* The first pCPU to start (common/profile/pmu-session.c). */
+int arch_profile_pmu_take(unsigned int *reason)
 {
     if ( acquire_pmu_ownership(PMU_OWNER_PROFILER) )
         return 0;
     *reason = XEN_PROFILE_REASON_VPMU;
     return -EBUSY;
+}
+
+void arch_profile_pmu_give(void)
+{
+    release_pmu_ownership(PMU_OWNER_PROFILER);
 }
 
 static int cf_check pmu_check(const struct profile_config *cfg,
@@ -262,7 +266,7 @@ static int cf_check pmu_check(const struct profile_config *cfg,
                           cfg->period > counter.max_period )
         return -EINVAL;
     /* Every domain with vpmu owns the PMU as HVM (arch_domain_create()). */
-    if ( !nr_started && pmu_owned_by(PMU_OWNER_HVM) )
+    if ( !profile_pmu_started() && pmu_owned_by(PMU_OWNER_HVM) )
     {
         *reason = XEN_PROFILE_REASON_VPMU;
         return -EBUSY;
@@ -294,18 +298,14 @@ static void route_pmu_irq(bool on)
  * for later sessions), whatever was left in the PMU cleared, then our
  * counter armed.
  */
-static void cf_check start_here(void *data)
+int arch_profile_pmu_start_here(const struct profile_config *cfg)
 {
-    const struct profile_config *cfg = data;
     struct pmu_cpu *pc = &this_cpu(pmu_state);
     struct irqaction *a = &this_cpu(pmu_action);
     int rc;
 
     if ( !cpu_has_pmu )
-    {
-        this_cpu(pmu_start_rc) = -EOPNOTSUPP;
-        return;
-    }
+        return -EOPNOTSUPP;
     if ( irq_to_desc(pmu_irq)->action != a )
     {
         a->name = "profiler-pmu";
@@ -314,24 +314,20 @@ static void cf_check start_here(void *data)
         a->free_on_release = 0;
         rc = setup_irq(pmu_irq, 0, a);
         if ( rc )
-        {
-            this_cpu(pmu_start_rc) = rc;
-            return;
-        }
+            return rc;
     }
     else
         route_pmu_irq(true);
 
     /*
      * The same counter here (capabilities were read on another pCPU).  A
-     * pCPU that cannot sample masks its PPI again, as stop_here() does: a
+     * pCPU that cannot sample masks its PPI again, as a stop does: a
      * later vpmu guest's overflows must not reach pmu_interrupt().
      */
     if ( pick_counter(cfg->event, &pc->ctr) || pc->ctr.cycle != counter.cycle )
     {
         route_pmu_irq(false);
-        this_cpu(pmu_start_rc) = -EOPNOTSUPP;
-        return;
+        return -EOPNOTSUPP;
     }
     pc->frequency = cfg->frequency;
     pc->period = cfg->frequency ? PMU_GUESS_HZ / cfg->frequency
@@ -377,11 +373,12 @@ static void cf_check start_here(void *data)
     WRITE_SYSREG(pc->ctr.bit, PMINTENSET_EL1);
     WRITE_SYSREG(pc->ctr.bit, PMCNTENSET_EL0);
     isb();
-    this_cpu(pmu_start_rc) = 0;
+
+    return 0;
 }
 
 /* On the pCPU to stop (IPI): disarm it and put the registers back. */
-static void cf_check stop_here(void *data)
+void arch_profile_pmu_stop_here(void)
 {
     struct pmu_cpu *pc = &this_cpu(pmu_state);
     uint32_t bit = pc->ctr.bit;
@@ -404,43 +401,11 @@ static void cf_check stop_here(void *data)
     route_pmu_irq(false);
 }
 
-static int cf_check pmu_start(const struct profile_config *cfg,
-                              unsigned int cpu)
-{
-    unsigned int reason;
-    int rc;
-
-    if ( !nr_started && (rc = take_pmu(&reason)) )
-        return rc;
-    per_cpu(pmu_start_rc, cpu) = -EIO;
-    on_selected_cpus(cpumask_of(cpu), start_here, (void *)cfg, 1);
-    rc = per_cpu(pmu_start_rc, cpu);
-    if ( rc )
-    {
-        printk(XENLOG_WARNING "profiler: pCPU %u: PMU cannot be "
-               "programmed (%d): not sampled\n", cpu, rc);
-        if ( !nr_started )
-            release_pmu_ownership(PMU_OWNER_PROFILER);
-        return rc;
-    }
-    nr_started++;
-
-    return 0;
-}
-
-static void cf_check pmu_stop(unsigned int cpu)
-{
-    on_selected_cpus(cpumask_of(cpu), stop_here, NULL, 1);
-    if ( --nr_started )
-        return;
-    release_pmu_ownership(PMU_OWNER_PROFILER);
-}
-
 static const struct profile_source pmu_source = {
     .id = XEN_PROFILE_SOURCE_PMU,
     .check = pmu_check,
-    .start = pmu_start,
-    .stop = pmu_stop,
+    .start = profile_pmu_start,
+    .stop = profile_pmu_stop,
 };
 
 const struct profile_source *arch_profile_pmu_source(void)

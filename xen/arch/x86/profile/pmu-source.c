@@ -2,24 +2,22 @@
 /*
  * pmu-source.c: the PMU sample source in Xen, the life cycle of the
  * driver (pmu.c, over its hardware port pmu-hw.c): refuse while vPMU is
- * enabled or another owner has the PMU, take the PMU through Xen's
- * ownership arbitration for the whole session, check once that an
- * overflow NMI really arrives, program each pCPU on that pCPU (an IPI; a
- * pCPU that cannot be programmed is not sampled), and give everything
- * back on stop and CPU offline.  Overflow NMIs come in through
- * profile_pmu_nmi(), which do_nmi() calls after the NMI callback: the
- * profiler never takes the callback slot.  A crash
- * or a livepatch being applied swallows every NMI there and runs none of
- * the profiler's code; livepatching and this source exclude each other
- * (profile_nmi_get(), common/profile/nmi.c: a livepatch would leave the
- * counters unarmed and fail the probe), and microcode loading's callback
- * hands every NMI on.
+ * enabled or another owner has the PMU, check once that an overflow NMI
+ * really arrives, and the architecture's part of the session that
+ * common/profile/pmu-session.c runs: the PMU taken through Xen's
+ * ownership arbitration for the whole session, each pCPU programmed on
+ * itself.  Overflow NMIs come in through profile_pmu_nmi(), which
+ * do_nmi() calls after the NMI callback: the profiler never takes the
+ * callback slot.  A crash or a livepatch being applied swallows every NMI
+ * there and runs none of the profiler's code; livepatching and this
+ * source exclude each other (profile_nmi_get(), common/profile/nmi.c: a
+ * livepatch would leave the counters unarmed and fail the probe), and
+ * microcode loading's callback hands every NMI on.
  *
  * The NMI watchdog keeps working: it owns GP counter 0, which the driver
  * never uses, and an NMI in which its counter overflowed too is passed on
  * to Xen's handler (nmi_watchdog_tick()).
  */
-#include <xen/cpumask.h>
 #include <xen/errno.h>
 #include <xen/lib.h>
 #include <xen/percpu.h>
@@ -45,8 +43,6 @@
 static struct pmu_caps caps;
 static struct pmu_counter counter;
 static DEFINE_PER_CPU(struct pmu_cpu, pmu_state);
-static DEFINE_PER_CPU(int, pmu_start_rc);
-static unsigned int nr_started;     /* pCPUs armed; under the CPU maps */
 static bool probing;
 static unsigned int probe_nmis;
 static int probe_result = 1;        /* 1: not probed yet */
@@ -190,7 +186,7 @@ static int cf_check pmu_check(const struct profile_config *cfg,
                         : cfg->period < PMU_MIN_PERIOD ||
                           cfg->period > counter.max_period )
         return -EINVAL;
-    if ( !nr_started && (rc = take_pmu(reason)) )
+    if ( !profile_pmu_started() && (rc = take_pmu(reason)) )
         return rc;
 
     /*
@@ -209,7 +205,7 @@ static int cf_check pmu_check(const struct profile_config *cfg,
                 probe_result = rc;
         }
     }
-    if ( !nr_started )
+    if ( !profile_pmu_started() )
         release_pmu_ownership(PMU_OWNER_PROFILER);
     if ( rc == -EBUSY )
         *reason = XEN_PROFILE_REASON_PMU_BUSY;
@@ -230,12 +226,35 @@ static int cf_check pmu_check(const struct profile_config *cfg,
 }
 
 /*
+ * The first pCPU to start (common/profile/pmu-session.c): no livepatch
+ * may mask NMIs until the last stops (profile_nmi_get()), and the PMU is
+ * the profiler's.
+ */
+int arch_profile_pmu_take(unsigned int *reason)
+{
+    int rc = profile_nmi_get();
+
+    if ( rc )
+        return rc;
+    rc = take_pmu(reason);
+    if ( rc )
+        profile_nmi_put();
+
+    return rc;
+}
+
+void arch_profile_pmu_give(void)
+{
+    release_pmu_ownership(PMU_OWNER_PROFILER);
+    profile_nmi_put();
+}
+
+/*
  * On the pCPU to start: the same counter must exist there (capabilities
  * were read on another pCPU), and every register must take its value.
  */
-static void cf_check start_here(void *data)
+int arch_profile_pmu_start_here(const struct profile_config *cfg)
 {
-    const struct profile_config *cfg = data;
     /* In frequency mode, start from a cycles-based guess. */
     uint64_t period = cfg->frequency ? cpu_khz * 1000ULL / cfg->frequency
                                      : cfg->period;
@@ -248,72 +267,22 @@ static void cf_check start_here(void *data)
          ctr.fixed != counter.fixed || ctr.idx != counter.idx ||
          ctr.ctr_msr != counter.ctr_msr || ctr.wr_msr != counter.wr_msr ||
          ctr.width != counter.width )
-    {
-        this_cpu(pmu_start_rc) = -EOPNOTSUPP;
-        return;
-    }
-    this_cpu(pmu_start_rc) = profile_pmu_cpu_start(&this_cpu(pmu_state),
-                                                   &caps, &counter, period,
-                                                   cfg->frequency, cpu_khz);
+        return -EOPNOTSUPP;
+
+    return profile_pmu_cpu_start(&this_cpu(pmu_state), &caps, &counter,
+                                 period, cfg->frequency, cpu_khz);
 }
 
-static void cf_check stop_here(void *data)
+void arch_profile_pmu_stop_here(void)
 {
     profile_pmu_cpu_stop(&this_cpu(pmu_state), &caps);
-}
-
-static int cf_check pmu_start(const struct profile_config *cfg,
-                              unsigned int cpu)
-{
-    unsigned int reason;
-    int rc;
-
-    /* The first pCPU: no livepatch may mask NMIs until the last stops. */
-    if ( !nr_started )
-    {
-        rc = profile_nmi_get();
-        if ( rc )
-            return rc;
-        rc = take_pmu(&reason);
-        if ( rc )
-        {
-            profile_nmi_put();
-            return rc;
-        }
-    }
-    per_cpu(pmu_start_rc, cpu) = -EIO;
-    on_selected_cpus(cpumask_of(cpu), start_here, (void *)cfg, 1);
-    rc = per_cpu(pmu_start_rc, cpu);
-    if ( rc )
-    {
-        printk(XENLOG_WARNING "profiler: pCPU %u: PMU counter cannot be "
-               "programmed (%d): not sampled\n", cpu, rc);
-        if ( !nr_started )
-        {
-            release_pmu_ownership(PMU_OWNER_PROFILER);
-            profile_nmi_put();
-        }
-        return rc;
-    }
-    nr_started++;
-
-    return 0;
-}
-
-static void cf_check pmu_stop(unsigned int cpu)
-{
-    on_selected_cpus(cpumask_of(cpu), stop_here, NULL, 1);
-    if ( --nr_started )
-        return;
-    release_pmu_ownership(PMU_OWNER_PROFILER);
-    profile_nmi_put();
 }
 
 static const struct profile_source pmu_source = {
     .id = XEN_PROFILE_SOURCE_PMU,
     .check = pmu_check,
-    .start = pmu_start,
-    .stop = pmu_stop,
+    .start = profile_pmu_start,
+    .stop = profile_pmu_stop,
 };
 
 const struct profile_source *arch_profile_pmu_source(void)
