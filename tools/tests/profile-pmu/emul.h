@@ -80,6 +80,35 @@ s_time_t xen_now(void);
 extern unsigned long cpu_khz;
 void cpu_relax(void);
 
+/*
+ * asm/x86-vendors.h, asm/cpufeature.h: the boot CPU's vendor and family
+ * (xen_reset() takes them from the simulated model).
+ */
+#define X86_VENDOR_INTEL    (1 << 0)
+#define X86_VENDOR_AMD      (1 << 1)
+#define X86_VENDOR_CENTAUR  (1 << 2)
+#define X86_VENDOR_HYGON    (1 << 4)
+struct cpuinfo_x86 {
+    uint8_t x86;                            /* family */
+    uint8_t x86_vendor;
+};
+extern struct cpuinfo_x86 boot_cpu_data;
+
+/* asm/msr-index.h: the PMU's MSRs. */
+#define MSR_P6_PERFCTR(n)               (0x000000c1 + (n))
+#define MSR_P6_EVNTSEL(n)               (0x00000186 + (n))
+#define MSR_IA32_A_PERFCTR0             0x000004c1
+#define MSR_IA32_PERF_CAPABILITIES      0x00000345
+#define MSR_CORE_PERF_FIXED_CTR0        0x00000309
+#define MSR_CORE_PERF_FIXED_CTR_CTRL    0x0000038d
+#define MSR_CORE_PERF_GLOBAL_STATUS     0x0000038e
+#define MSR_CORE_PERF_GLOBAL_CTRL       0x0000038f
+#define MSR_CORE_PERF_GLOBAL_OVF_CTRL   0x00000390
+#define MSR_K7_EVNTSEL0                 0xc0010000U
+#define MSR_K7_PERFCTR0                 0xc0010004U
+#define MSR_AMD_FAM15H_EVNTSEL0         0xc0010200U
+#define MSR_AMD_FAM15H_PERFCTR0         0xc0010201U
+
 /* asm/vpmu.h, public/pmu.h */
 #define XENPMU_MODE_OFF     0
 #define XENPMU_MODE_SELF    (1 << 0)

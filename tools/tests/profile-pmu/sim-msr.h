@@ -20,8 +20,8 @@
 #define MSR_A_PMC0          0x4c1           /* full-width writes */
 #define CAPS_FW_WRITE       (1ULL << 13)
 /* AMD */
-#define MSR_K7_EVNTSEL0     0xc0010000
-#define MSR_K7_PERFCTR0     0xc0010004
+#define SIM_K7_EVNTSEL0     0xc0010000
+#define SIM_K7_PERFCTR0     0xc0010004
 #define MSR_F15H_CTL0       0xc0010200      /* CTL n: +2n, CTR n: +2n+1 */
 
 #define SEL_USR             (1ULL << 16)

@@ -38,8 +38,8 @@ unsigned int sim_snapshot(unsigned int cpu, struct sim_msr *out)
     {
         for ( i = 0; i < 4; i++ )
         {
-            addrs[n++] = MSR_K7_EVNTSEL0 + i;
-            addrs[n++] = MSR_K7_PERFCTR0 + i;
+            addrs[n++] = SIM_K7_EVNTSEL0 + i;
+            addrs[n++] = SIM_K7_PERFCTR0 + i;
         }
         for ( i = 0; model->ext_core && i < sim_nr_gp(); i++ )
         {

@@ -469,10 +469,10 @@ static enum kind decode(unsigned int msr, unsigned int *n)
     if ( amd() )
     {
         /* The legacy bank aliases the first four PerfCtrExtCore pairs. */
-        if ( msr >= MSR_K7_EVNTSEL0 && msr < MSR_K7_EVNTSEL0 + 4 )
-            return found(K_SEL, n, msr - MSR_K7_EVNTSEL0);
-        if ( msr >= MSR_K7_PERFCTR0 && msr < MSR_K7_PERFCTR0 + 4 )
-            return found(K_CTR, n, msr - MSR_K7_PERFCTR0);
+        if ( msr >= SIM_K7_EVNTSEL0 && msr < SIM_K7_EVNTSEL0 + 4 )
+            return found(K_SEL, n, msr - SIM_K7_EVNTSEL0);
+        if ( msr >= SIM_K7_PERFCTR0 && msr < SIM_K7_PERFCTR0 + 4 )
+            return found(K_CTR, n, msr - SIM_K7_PERFCTR0);
         if ( model->ext_core && msr >= MSR_F15H_CTL0 &&
              msr < MSR_F15H_CTL0 + 2 * sim_nr_gp() )
             return found((msr - MSR_F15H_CTL0) & 1 ? K_CTR : K_SEL, n,

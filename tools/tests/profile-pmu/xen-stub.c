@@ -44,8 +44,17 @@ static struct {
 
 static void do_nmi(unsigned int cpu, uint64_t ovf);
 
+struct cpuinfo_x86 boot_cpu_data;
+
 void xen_reset(void)
 {
+    static const uint8_t vendors[] = {
+        [SIM_INTEL] = X86_VENDOR_INTEL, [SIM_AMD] = X86_VENDOR_AMD,
+        [SIM_HYGON] = X86_VENDOR_HYGON, [SIM_CENTAUR] = X86_VENDOR_CENTAUR,
+    };
+
+    boot_cpu_data.x86_vendor = vendors[sim_model()->vendor];
+    boot_cpu_data.x86 = sim_model()->family ?: 6;
     nmi_callback = NULL;
     memset(xen_stats, 0, sizeof(xen_stats));
     memset(wd, 0, sizeof(wd));

@@ -17,18 +17,11 @@
 #include <xen/lib.h>
 #include <xen/profile-source.h>
 #include <xen/types.h>
+#include <asm/processor.h>
+#include <asm/x86-vendors.h>
 #include <public/profilectl.h>
 
 #include "pmu.h"
-
-/* CPUID vendor strings, as ebx/edx/ecx of leaf 0. */
-#define INTEL_EBX 0x756e6547 /* "Genu" */
-#define INTEL_EDX 0x49656e69 /* "ineI" */
-#define INTEL_ECX 0x6c65746e /* "ntel" */
-#define AMD_EBX   0x68747541 /* "Auth" */
-#define AMD_EDX   0x69746e65 /* "enti" */
-#define AMD_ECX   0x444d4163 /* "cAMD" */
-#define HYGON_EBX 0x6f677948 /* "Hygo" */
 
 #define FIXED_CTRL_ALL_RINGS_PMI 0xbULL /* OS, USR, PMI */
 
@@ -88,7 +81,7 @@ static int detect_intel(struct pmu_caps *c)
     {
         uint64_t cap;
 
-        if ( !profile_pmu_hw_rdmsr_safe(PMU_MSR_PERF_CAPABILITIES, &cap) )
+        if ( !profile_pmu_hw_rdmsr_safe(MSR_IA32_PERF_CAPABILITIES, &cap) )
             c->full_width = cap & (1ULL << 13);
     }
     c->vendor = PMU_VENDOR_INTEL;
@@ -99,10 +92,7 @@ static int detect_amd(struct pmu_caps *c)
 {
     uint32_t r[4];
 
-    profile_pmu_hw_cpuid(1, 0, r);
-    c->family = (r[0] >> 8) & 0xf;
-    if ( c->family == 0xf )
-        c->family += (r[0] >> 20) & 0xff;
+    c->family = boot_cpu_data.x86;
     if ( c->family < 0x10 )
     {
         c->why = "AMD family below 0x10";
@@ -122,14 +112,10 @@ static int detect_amd(struct pmu_caps *c)
 
 int profile_pmu_detect(struct pmu_caps *c)
 {
-    uint32_t r[4];
-
     memset(c, 0, sizeof(*c));
-    profile_pmu_hw_cpuid(0, 0, r);
-    if ( r[1] == INTEL_EBX && r[3] == INTEL_EDX && r[2] == INTEL_ECX )
+    if ( boot_cpu_data.x86_vendor & X86_VENDOR_INTEL )
         return detect_intel(c);
-    if ( (r[1] == AMD_EBX && r[3] == AMD_EDX && r[2] == AMD_ECX) ||
-         r[1] == HYGON_EBX )
+    if ( boot_cpu_data.x86_vendor & (X86_VENDOR_AMD | X86_VENDOR_HYGON) )
         return detect_amd(c);
 
     c->why = "neither an Intel nor an AMD CPU";
@@ -141,8 +127,8 @@ static void intel_gp(const struct pmu_caps *c, unsigned int idx,
 {
     ctr->fixed = false;
     ctr->idx = idx;
-    ctr->ctl_msr = PMU_MSR_P6_EVNTSEL(idx);
-    ctr->ctr_msr = PMU_MSR_P6_PERFCTR(idx);
+    ctr->ctl_msr = MSR_P6_EVNTSEL(idx);
+    ctr->ctr_msr = MSR_P6_PERFCTR(idx);
     ctr->wr_msr = c->full_width ? PMU_MSR_A_PERFCTR(idx) : ctr->ctr_msr;
     ctr->ctl = code | PMU_EVNTSEL_USR | PMU_EVNTSEL_OS | PMU_EVNTSEL_INT |
                PMU_EVNTSEL_EN;
@@ -224,11 +210,11 @@ static int nmi_msrs_readable(const struct pmu_caps *c,
 
     if ( c->vendor == PMU_VENDOR_INTEL )
     {
-        rc |= profile_pmu_hw_rdmsr_safe(PMU_MSR_GLOBAL_STATUS, &v);
+        rc |= profile_pmu_hw_rdmsr_safe(MSR_CORE_PERF_GLOBAL_STATUS, &v);
         if ( k->fixed || k->idx )
         {
-            rc |= profile_pmu_hw_rdmsr_safe(PMU_MSR_P6_EVNTSEL(0), &v);
-            rc |= profile_pmu_hw_rdmsr_safe(PMU_MSR_P6_PERFCTR(0), &v);
+            rc |= profile_pmu_hw_rdmsr_safe(MSR_P6_EVNTSEL(0), &v);
+            rc |= profile_pmu_hw_rdmsr_safe(MSR_P6_PERFCTR(0), &v);
         }
     }
     else if ( k->idx )
@@ -262,12 +248,13 @@ static void restore(const struct pmu_cpu *pc, const struct pmu_caps *c,
     if ( c->vendor == PMU_VENDOR_INTEL )
     {
         if ( k->fixed )
-            put_msr(PMU_MSR_FIXED_CTR_CTRL, pc->saved_fixed_ctrl, started);
+            put_msr(MSR_CORE_PERF_FIXED_CTR_CTRL, pc->saved_fixed_ctrl,
+                    started);
         else
             put_msr(k->ctl_msr, pc->saved_ctl, started);
         put_msr(k->wr_msr, pc->saved_ctr, started);
-        put_msr(PMU_MSR_GLOBAL_OVF_CTRL, global_bit(k), started);
-        put_msr(PMU_MSR_GLOBAL_CTRL, pc->saved_global_ctrl, started);
+        put_msr(MSR_CORE_PERF_GLOBAL_OVF_CTRL, global_bit(k), started);
+        put_msr(MSR_CORE_PERF_GLOBAL_CTRL, pc->saved_global_ctrl, started);
     }
     else
     {
@@ -309,13 +296,13 @@ int profile_pmu_cpu_start(struct pmu_cpu *pc, const struct pmu_caps *c,
 
     if ( c->vendor == PMU_VENDOR_INTEL )
     {
-        rc |= profile_pmu_hw_rdmsr_safe(PMU_MSR_GLOBAL_CTRL,
+        rc |= profile_pmu_hw_rdmsr_safe(MSR_CORE_PERF_GLOBAL_CTRL,
                                         &pc->saved_global_ctrl);
-        rc |= profile_pmu_hw_rdmsr_safe(PMU_MSR_FIXED_CTR_CTRL,
+        rc |= profile_pmu_hw_rdmsr_safe(MSR_CORE_PERF_FIXED_CTR_CTRL,
                                         &pc->saved_fixed_ctrl);
         if ( rc )
             return -EIO;            /* Nothing written yet. */
-        rc |= profile_pmu_hw_wrmsr_safe(PMU_MSR_GLOBAL_CTRL,
+        rc |= profile_pmu_hw_wrmsr_safe(MSR_CORE_PERF_GLOBAL_CTRL,
                                         pc->saved_global_ctrl &
                                         ~global_bit(k));
         rc |= profile_pmu_hw_wrmsr_safe(k->wr_msr, armed_value(pc));
@@ -323,14 +310,14 @@ int profile_pmu_cpu_start(struct pmu_cpu *pc, const struct pmu_caps *c,
         {
             v = pc->saved_fixed_ctrl & ~(0xfULL << (4 * k->idx));
             v |= FIXED_CTRL_ALL_RINGS_PMI << (4 * k->idx);
-            rc |= profile_pmu_hw_wrmsr_safe(PMU_MSR_FIXED_CTR_CTRL, v);
+            rc |= profile_pmu_hw_wrmsr_safe(MSR_CORE_PERF_FIXED_CTR_CTRL, v);
         }
         else
             rc |= profile_pmu_hw_wrmsr_safe(k->ctl_msr, k->ctl);
-        rc |= profile_pmu_hw_wrmsr_safe(PMU_MSR_GLOBAL_OVF_CTRL,
+        rc |= profile_pmu_hw_wrmsr_safe(MSR_CORE_PERF_GLOBAL_OVF_CTRL,
                                         global_bit(k));
         if ( !rc )
-            rc = profile_pmu_hw_wrmsr_safe(PMU_MSR_GLOBAL_CTRL,
+            rc = profile_pmu_hw_wrmsr_safe(MSR_CORE_PERF_GLOBAL_CTRL,
                                            pc->saved_global_ctrl |
                                            global_bit(k));
     }
@@ -386,7 +373,7 @@ static bool overflow_pending(const struct pmu_cpu *pc,
                              const struct pmu_caps *c)
 {
     if ( c->vendor == PMU_VENDOR_INTEL )
-        return profile_pmu_hw_rdmsr(PMU_MSR_GLOBAL_STATUS) &
+        return profile_pmu_hw_rdmsr(MSR_CORE_PERF_GLOBAL_STATUS) &
                global_bit(&pc->ctr);
     return top_bit_clear(pc->ctr.ctr_msr, pc->ctr.width);
 }
@@ -419,7 +406,7 @@ void profile_pmu_cpu_stop(struct pmu_cpu *pc, const struct pmu_caps *c)
      * it would reach Xen as an unknown NMI.
      */
     if ( c->vendor == PMU_VENDOR_INTEL )
-        profile_pmu_hw_wrmsr(PMU_MSR_GLOBAL_CTRL,
+        profile_pmu_hw_wrmsr(MSR_CORE_PERF_GLOBAL_CTRL,
                      pc->saved_global_ctrl & ~global_bit(k));
     else
         profile_pmu_hw_wrmsr(k->ctl_msr, pc->saved_ctl & ~PMU_EVNTSEL_EN);
@@ -456,9 +443,9 @@ static bool intel_watchdog_overflowed(const struct pmu_caps *c,
 
     if ( !k->fixed && !k->idx )
         return false;
-    sel = profile_pmu_hw_rdmsr(PMU_MSR_P6_EVNTSEL(0));
+    sel = profile_pmu_hw_rdmsr(MSR_P6_EVNTSEL(0));
     return (sel & PMU_EVNTSEL_EN) && (sel & PMU_EVNTSEL_INT) &&
-           top_bit_clear(PMU_MSR_P6_PERFCTR(0), c->gp_width);
+           top_bit_clear(MSR_P6_PERFCTR(0), c->gp_width);
 }
 
 /*
@@ -487,7 +474,8 @@ static bool overflowed(const struct pmu_counter *k, const struct pmu_caps *c,
 {
     if ( c->vendor == PMU_VENDOR_INTEL )
     {
-        if ( !(profile_pmu_hw_rdmsr(PMU_MSR_GLOBAL_STATUS) & global_bit(k)) )
+        if ( !(profile_pmu_hw_rdmsr(MSR_CORE_PERF_GLOBAL_STATUS) &
+               global_bit(k)) )
         {
             profile_pmu_hw_lvtpc_write(PMU_APIC_DM_NMI);
             return false;
@@ -525,7 +513,7 @@ static void rearm(struct pmu_cpu *pc, const struct pmu_caps *c)
                                          k->max_period, &pc->throttle);
     pc->last_tsc = now;
     if ( c->vendor == PMU_VENDOR_INTEL )
-        profile_pmu_hw_wrmsr(PMU_MSR_GLOBAL_OVF_CTRL, global_bit(k));
+        profile_pmu_hw_wrmsr(MSR_CORE_PERF_GLOBAL_OVF_CTRL, global_bit(k));
     profile_pmu_hw_wrmsr(k->wr_msr, armed_value(pc));
     /* Delivery masks LVTPC on some CPUs: unmask it for the next one. */
     profile_pmu_hw_lvtpc_write(PMU_APIC_DM_NMI);

@@ -15,6 +15,7 @@
 #define X86_PROFILE_PMU_H
 
 #include <xen/types.h>
+#include <asm/msr-index.h>
 
 /* ---- Hardware interface (pmu-hw.c, or the simulator) ---- */
 
@@ -39,21 +40,15 @@ void profile_pmu_hw_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t r[4]);
 /* The time stamp counter. */
 uint64_t profile_pmu_hw_tsc(void);
 
-/* ---- MSRs and bits ---- */
+/* ---- MSRs (asm/msr-index.h) and bits ---- */
 
-#define PMU_MSR_P6_PERFCTR(n)       (0x0c1U + (n))
-#define PMU_MSR_P6_EVNTSEL(n)       (0x186U + (n))
-#define PMU_MSR_A_PERFCTR(n)        (0x4c1U + (n))   /* full-width writes */
-#define PMU_MSR_FIXED_CTR(n)        (0x309U + (n))
-#define PMU_MSR_PERF_CAPABILITIES   0x345U
-#define PMU_MSR_FIXED_CTR_CTRL      0x38dU
-#define PMU_MSR_GLOBAL_STATUS       0x38eU
-#define PMU_MSR_GLOBAL_CTRL         0x38fU
-#define PMU_MSR_GLOBAL_OVF_CTRL     0x390U
-#define PMU_MSR_K7_EVNTSEL(n)       (0xc0010000U + (n))
-#define PMU_MSR_K7_PERFCTR(n)       (0xc0010004U + (n))
-#define PMU_MSR_F15H_EVNTSEL(n)     (0xc0010200U + 2U * (n))
-#define PMU_MSR_F15H_PERFCTR(n)     (0xc0010201U + 2U * (n))
+/* Counter n of a bank whose first MSR msr-index.h names (A: full width). */
+#define PMU_MSR_A_PERFCTR(n)        (MSR_IA32_A_PERFCTR0 + (n))
+#define PMU_MSR_FIXED_CTR(n)        (MSR_CORE_PERF_FIXED_CTR0 + (n))
+#define PMU_MSR_K7_EVNTSEL(n)       (MSR_K7_EVNTSEL0 + (n))
+#define PMU_MSR_K7_PERFCTR(n)       (MSR_K7_PERFCTR0 + (n))
+#define PMU_MSR_F15H_EVNTSEL(n)     (MSR_AMD_FAM15H_EVNTSEL0 + 2U * (n))
+#define PMU_MSR_F15H_PERFCTR(n)     (MSR_AMD_FAM15H_PERFCTR0 + 2U * (n))
 
 #define PMU_EVNTSEL_USR             (1ULL << 16)
 #define PMU_EVNTSEL_OS              (1ULL << 17)
