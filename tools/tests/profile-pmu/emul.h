@@ -20,6 +20,7 @@
 
 /* xen/compiler.h, xen/kernel.h, xen/lib.h */
 #define cf_check
+#define __read_mostly
 #define ARRAY_SIZE(a)       (sizeof(a) / sizeof((a)[0]))
 /* As Xen's: the pointer comparison warns about mixed types. */
 #define min(x, y) ({                            \

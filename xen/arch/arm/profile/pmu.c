@@ -102,9 +102,9 @@ struct pmu_cpu {
 DEFINE_PER_CPU(register_t, profile_mdcr_el2);
 static DEFINE_PER_CPU(struct pmu_cpu, pmu_state);
 static DEFINE_PER_CPU(struct irqaction, pmu_action);
-static int pmu_irq = -1;            /* the PMU's PPI, once probed */
+static int __read_mostly pmu_irq = -1; /* the PMU's PPI, once probed */
 static const char *pmu_why;         /* why there is none */
-static struct pmu_counter counter;  /* of the session being started */
+static struct pmu_counter __read_mostly counter; /* of the session started */
 
 static const struct dt_device_match pmu_dt_match[] = {
     DT_MATCH_COMPATIBLE("arm,armv8-pmuv3"),

@@ -31,7 +31,7 @@
 #include "unwind.h"
 
 /* Where walks end: written before a session starts, read by samples. */
-static struct profile_unwind_roots roots;
+static struct profile_unwind_roots __read_mostly roots;
 
 /*
  * Functions whose frame is the outermost of a walk: the guest vectors

@@ -40,10 +40,10 @@
 #define PMU_PROBE_PERIOD   10000
 #define PMU_PROBE_TIME     MILLISECS(20)
 
-static struct pmu_caps caps;
-static struct pmu_counter counter;
+static struct pmu_caps __read_mostly caps;
+static struct pmu_counter __read_mostly counter;
 static DEFINE_PER_CPU(struct pmu_cpu, pmu_state);
-static bool probing;
+static bool __read_mostly probing;
 static unsigned int probe_nmis;
 static int probe_result = 1;        /* 1: not probed yet */
 static uint64_t nmi_reason_next;    /* TSC: port 0x61 is read again */

@@ -36,7 +36,7 @@
 #include "unwind.h"
 
 /* Where walks end: written before a session starts, read by samples. */
-static struct profile_unwind_roots roots;
+static struct profile_unwind_roots __read_mostly roots;
 
 /*
  * Functions a fresh stack is entered with, wherever a domain of that kind
