@@ -94,6 +94,7 @@ struct cpuinfo_x86 {
     uint8_t x86_vendor;
 };
 extern struct cpuinfo_x86 boot_cpu_data;
+#define cpu_has_pdcm        (sim_model()->pdcm)
 
 /* asm/msr-index.h: the PMU's MSRs. */
 #define MSR_P6_PERFCTR(n)               (0x000000c1 + (n))

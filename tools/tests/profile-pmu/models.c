@@ -23,6 +23,9 @@ const struct sim_model m_intel_v2 =
 const struct sim_model m_intel_v3_fw =
     INTEL(.name = "Intel v3, 8 GP, full-width", .version = 3, .nr_gp = 8,
           .pdcm = true, .full_width = true);
+const struct sim_model m_intel_levelled =
+    INTEL(.name = "Intel v3, full-width, CPUID levelled", .version = 3,
+          .nr_gp = 8, .pdcm = true, .full_width = true, .levelled = true);
 const struct sim_model m_intel_v4 =
     INTEL(.name = "Intel v4, 4 GP, PDCM without full-width", .version = 4,
           .nr_gp = 4, .pdcm = true);
@@ -53,8 +56,8 @@ const struct sim_model m_amd_17h =
     AMD(.name = "AMD family 0x17, PerfCtrExtCore", .family = 0x17,
         .ext_core = true);
 const struct sim_model m_amd_noext =
-    AMD(.name = "AMD family 0x15 without leaf 0x80000001", .family = 0x15,
-        .max_ext_leaf = 0x80000000, .ext_core = true);
+    AMD(.name = "AMD family 0x15, CPUID levelled", .family = 0x15,
+        .ext_core = true, .levelled = true);
 const struct sim_model m_amd_0fh =
     AMD(.name = "AMD family 0xf", .family = 0xf);
 const struct sim_model m_hygon_18h =

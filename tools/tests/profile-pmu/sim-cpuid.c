@@ -44,7 +44,7 @@ void sim_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t r[4])
                    0x10;
         else
             r[0] = 0x00050654;              /* family 6, model 0x55 */
-        r[2] = (model->pdcm ? 1u << 15 : 0) | 1u;
+        r[2] = (model->pdcm && !model->levelled ? 1u << 15 : 0) | 1u;
         break;
     case 0xa:
         if ( model->vendor != SIM_INTEL )
@@ -60,7 +60,8 @@ void sim_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t r[4])
     case 0x80000001:
         if ( model->max_ext_leaf < 0x80000001 )
             break;
-        r[2] = (amd && model->ext_core ? 1u << 23 : 0) | 1u;
+        r[2] = (amd && model->ext_core && !model->levelled ? 1u << 23 : 0) |
+               1u;
         break;
     }
 }

@@ -71,6 +71,11 @@ struct sim_model {
     unsigned int family;                    /* display family */
     uint32_t max_ext_leaf;                  /* CPUID.0x80000000.EAX */
     bool ext_core;                          /* CPUID.0x80000001.ECX[23] */
+    /*
+     * CPUID levelled, as Xen masks it for a PV vCPU: PDCM and
+     * PerfCtrExtCore hidden from CPUID though the CPU has them.
+     */
+    bool levelled;
     /* Delivery */
     bool pmi_masks_lvtpc;                   /* PMI delivery masks LVTPC */
 };

@@ -27,7 +27,10 @@ static const struct {
     { &m_intel_1gp, -EOPNOTSUPP },
     { &m_amd_10h, 0, PMU_VENDOR_AMD, 0, 4, 48, 0, 0, 0x10, false, false },
     { &m_amd_17h, 0, PMU_VENDOR_AMD, 0, 6, 48, 0, 0, 0x17, false, true },
-    { &m_amd_noext, 0, PMU_VENDOR_AMD, 0, 4, 48, 0, 0, 0x15, false, false },
+    /* Levelled: what CPUID hides, the boot CPU's data and family tell. */
+    { &m_amd_noext, 0, PMU_VENDOR_AMD, 0, 6, 48, 0, 0, 0x15, false, true },
+    { &m_intel_levelled, 0, PMU_VENDOR_INTEL, 3, 8, 48, 3, 48, 0, true,
+      false },
     { &m_hygon_18h, 0, PMU_VENDOR_AMD, 0, 6, 48, 0, 0, 0x18, false, true },
     { &m_amd_0fh, -EOPNOTSUPP },
     { &m_centaur, -EOPNOTSUPP },

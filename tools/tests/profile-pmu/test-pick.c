@@ -77,9 +77,9 @@ static const struct {
     { &m_amd_17h, XEN_PROFILE_EVENT_LLC_MISSES, true, -EOPNOTSUPP },
     { &m_hygon_18h, XEN_PROFILE_EVENT_BRANCH_MISSES, true, 0, false, 1,
       0xc0010202, 0xc0010203, 0xc0010203, 0xc3 | ALL, FULL47 },
-    /* AMD without leaf 0x80000001: the legacy bank */
-    { &m_amd_noext, XEN_PROFILE_EVENT_CYCLES, true, 0, false, 1, 0xc0010001,
-      0xc0010005, 0xc0010005, 0x76 | ALL, FULL47 },
+    /* AMD family 0x15, PerfCtrExtCore hidden by levelling: the extended bank */
+    { &m_amd_noext, XEN_PROFILE_EVENT_CYCLES, true, 0, false, 1, 0xc0010202,
+      0xc0010203, 0xc0010203, 0x76 | ALL, FULL47 },
 };
 
 static const struct sim_model *const usable[] = {

@@ -23,8 +23,8 @@ unsigned int glue_nr_started(void);
 /* models.c: the CPU models. */
 extern const struct sim_model m_intel_v2, m_intel_v3_fw, m_intel_v4,
     m_intel_v4_nocaps, m_intel_v4_nobrmiss, m_intel_v1, m_intel_v0,
-    m_intel_noleaf, m_intel_1gp, m_intel_short_ebx, m_amd_10h, m_amd_17h, m_amd_noext,
-    m_amd_0fh, m_hygon_18h, m_centaur;
+    m_intel_noleaf, m_intel_1gp, m_intel_short_ebx, m_intel_levelled,
+    m_amd_10h, m_amd_17h, m_amd_noext, m_amd_0fh, m_hygon_18h, m_centaur;
 
 /*
  * Power on model m (nr_cpus pCPUs, TSC and core at khz) and reset Xen

@@ -17,6 +17,7 @@
 #include <xen/lib.h>
 #include <xen/profile-source.h>
 #include <xen/types.h>
+#include <asm/cpufeature.h>
 #include <asm/processor.h>
 #include <asm/x86-vendors.h>
 #include <public/profilectl.h>
@@ -76,8 +77,12 @@ static int detect_intel(struct pmu_caps *c)
         return -EOPNOTSUPP;
     }
 
-    profile_pmu_hw_cpuid(1, 0, r);
-    if ( r[2] & (1u << 15) )        /* PDCM: PERF_CAPABILITIES exists */
+    /*
+     * Whether PERF_CAPABILITIES exists, from the boot CPU's features: the
+     * CPUID bit itself may be levelled (masked) while Xen runs for a PV
+     * vCPU, and this runs in any context.
+     */
+    if ( cpu_has_pdcm )
     {
         uint64_t cap;
 
@@ -90,20 +95,18 @@ static int detect_intel(struct pmu_caps *c)
 
 static int detect_amd(struct pmu_caps *c)
 {
-    uint32_t r[4];
-
     c->family = boot_cpu_data.x86;
     if ( c->family < 0x10 )
     {
         c->why = "AMD family below 0x10";
         return -EOPNOTSUPP;
     }
-    profile_pmu_hw_cpuid(0x80000000U, 0, r);
-    if ( r[0] >= 0x80000001U )
-    {
-        profile_pmu_hw_cpuid(0x80000001U, 0, r);
-        c->amd_ext = r[2] & (1u << 23);     /* PerfCtrExtCore */
-    }
+    /*
+     * The extended bank (PerfCtrExtCore) by family, as vpmu_amd.c tells
+     * it: the CPUID bit may be levelled (masked) while Xen runs for a PV
+     * vCPU, and Xen's featureset does not name it.
+     */
+    c->amd_ext = c->family == 0x15 || c->family >= 0x17;
     c->nr_gp = c->amd_ext ? 6 : 4;
     c->gp_width = 48;
     c->vendor = PMU_VENDOR_AMD;
