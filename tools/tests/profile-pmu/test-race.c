@@ -183,6 +183,35 @@ static void wd_overlap(const struct sim_model *m, bool force)
            force ? ", watchdog=force" : "", bad_ours, 2 * runs);
 }
 
+/*
+ * Slow MSR accesses (each as long as a period): the counter overflows
+ * in the first access after the one that enables it.  Its NMI must find
+ * the pCPU armed, not come as an unknown NMI (watchdog=force: neither
+ * the watchdog nor the profiler claims it).
+ */
+static void start_window(const struct sim_model *m)
+{
+    struct profile_config cfg = test_cfg(XEN_PROFILE_EVENT_CYCLES, 10000, 0);
+    unsigned int reason;
+    int rc;
+
+    test_setup(m, 1, KHZ);
+    xen_watchdog_setup();
+    watchdog_force = true;
+    rc = src->check(&cfg, &reason);
+    sim_cpu(0)->msr_cost = 12000;
+    rc = rc ?: src->start(&cfg, 0);
+    sim_run(100000, 100000, 100000, 0, 0);
+    tap_ok(!rc && !xen_stats[0].unknown && xen_stats[0].samples,
+           "start %s, MSR accesses as long as the period: the first "
+           "overflow's NMI finds the pCPU armed (%llu samples), no "
+           "unknown NMI (%llu)", m->name,
+           (unsigned long long)xen_stats[0].samples,
+           (unsigned long long)xen_stats[0].unknown);
+    sim_cpu(0)->msr_cost = 0;
+    src->stop(0);
+}
+
 void test_race(void)
 {
     src = arch_profile_pmu_source();
@@ -200,4 +229,6 @@ void test_race(void)
     wd_overlap(&m_intel_v3_fw, true);
     wd_overlap(&m_amd_17h, true);
     wd_overlap(&m_amd_10h, true);
+    start_window(&m_intel_v3_fw);
+    start_window(&m_amd_17h);
 }

@@ -271,7 +271,8 @@ int profile_pmu_cpu_start(struct pmu_cpu *pc, const struct pmu_caps *c,
                           unsigned int frequency, uint64_t tsc_khz)
 {
     const struct pmu_counter *k = &pc->ctr;
-    uint64_t v;
+    uint64_t v, enable;
+    unsigned int enable_msr;
     int rc = 0;
 
     /* An NMI still due from the last session stays expected (late). */
@@ -319,10 +320,8 @@ int profile_pmu_cpu_start(struct pmu_cpu *pc, const struct pmu_caps *c,
             rc |= profile_pmu_hw_wrmsr_safe(k->ctl_msr, k->ctl);
         rc |= profile_pmu_hw_wrmsr_safe(MSR_CORE_PERF_GLOBAL_OVF_CTRL,
                                         global_bit(k));
-        if ( !rc )
-            rc = profile_pmu_hw_wrmsr_safe(MSR_CORE_PERF_GLOBAL_CTRL,
-                                           pc->saved_global_ctrl |
-                                           global_bit(k));
+        enable_msr = MSR_CORE_PERF_GLOBAL_CTRL;
+        enable = pc->saved_global_ctrl | global_bit(k);
     }
     else
     {
@@ -331,8 +330,28 @@ int profile_pmu_cpu_start(struct pmu_cpu *pc, const struct pmu_caps *c,
         rc |= profile_pmu_hw_wrmsr_safe(k->ctl_msr,
                                         k->ctl & ~PMU_EVNTSEL_EN);
         rc |= profile_pmu_hw_wrmsr_safe(k->wr_msr, armed_value(pc));
-        if ( !rc )
-            rc = profile_pmu_hw_wrmsr_safe(k->ctl_msr, k->ctl);
+        enable_msr = k->ctl_msr;
+        enable = k->ctl;
+    }
+    if ( !rc )
+    {
+        /*
+         * From the write that enables the counter on, an overflow's NMI
+         * must find the pCPU armed: claimed, never unknown.
+         */
+        profile_pmu_hw_lvtpc_write(PMU_APIC_DM_NMI);
+        pc->last_tsc = profile_pmu_hw_tsc();
+        barrier();
+        pc->active = true;
+        barrier();
+        rc = profile_pmu_hw_wrmsr_safe(enable_msr, enable);
+        if ( rc )
+        {
+            barrier();
+            pc->active = false;
+            barrier();
+            profile_pmu_hw_lvtpc_write(pc->saved_lvtpc);
+        }
     }
     if ( rc )
     {
@@ -341,9 +360,6 @@ int profile_pmu_cpu_start(struct pmu_cpu *pc, const struct pmu_caps *c,
         return -EIO;
     }
 
-    profile_pmu_hw_lvtpc_write(PMU_APIC_DM_NMI);
-    pc->last_tsc = profile_pmu_hw_tsc();
-    pc->active = true;
     return 0;
 }
 
@@ -414,13 +430,12 @@ void profile_pmu_cpu_stop(struct pmu_cpu *pc, const struct pmu_caps *c)
     else
         profile_pmu_hw_wrmsr(k->ctl_msr, pc->saved_ctl & ~PMU_EVNTSEL_EN);
     pending = wait_late_nmi(pc, c);
-    barrier();
-    pc->active = false;
-    barrier();
     /*
      * Still pending: its NMI is still on its way and will arrive after
      * the counter is given back.  The first NMI within PMU_LATE_NMI_MS
      * that is not otherwise ours is that one (profile_pmu_cpu_nmi()).
+     * Remembered before the pCPU is disarmed, so that the NMI finds one
+     * or the other whenever it comes (armed, it is claimed as ours).
      */
     if ( pending )
     {
@@ -429,6 +444,9 @@ void profile_pmu_cpu_stop(struct pmu_cpu *pc, const struct pmu_caps *c)
         barrier();
         pc->late = true;
     }
+    barrier();
+    pc->active = false;
+    barrier();
     restore(pc, c, true);
     profile_pmu_hw_lvtpc_write(pc->saved_lvtpc);
 }
