@@ -2,7 +2,7 @@
 /*
  * sample.c: take a sample of an interrupted x86 context: build its record
  * and commit it to the common code (xen/profile-source.h), for the timer
- * interrupt hook and the PMU source (pmu-xen.c).
+ * interrupt hook and the PMU source (pmu-source.c).
  *
  * Runs in IRQ or NMI context on the sampled pCPU: no lock, no fault, no
  * printk.  Xen context: the interrupted rip, then the frame-pointer walk
@@ -73,11 +73,6 @@ void arch_profile_prepare(void)
                              (unsigned long)d->arch.ctxt_switch->tail);
     rcu_read_unlock(&domlist_read_lock);
 }
-
-#if defined(CONFIG_HVM) && defined(svm_vmcb_rip)
-/* Xen 4.17: where an interrupt taken on the way out of an SVM guest lands. */
-extern char svm_stgi_label[];
-#endif
 
 /*
  * If regs is a guest's context, store its IP and mode and return true.

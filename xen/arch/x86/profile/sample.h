@@ -2,7 +2,7 @@
 /*
  * sample.h: taking a sample of an interrupted x86 context (sample.c), for
  * the sources of this architecture: the timer interrupt hook and the PMU
- * overflow NMI (pmu-xen.c).
+ * overflow NMI (pmu-source.c).
  */
 #ifndef X86_PROFILE_SAMPLE_H
 #define X86_PROFILE_SAMPLE_H
