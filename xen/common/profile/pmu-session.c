@@ -19,10 +19,11 @@
 
 static DEFINE_PER_CPU(int, start_rc);
 static unsigned int nr_started;     /* pCPUs armed; under the CPU maps */
+static const struct profile_config *start_cfg;  /* for start_here() */
 
 static void cf_check start_here(void *data)
 {
-    this_cpu(start_rc) = arch_profile_pmu_start_here(data);
+    this_cpu(start_rc) = arch_profile_pmu_start_here(start_cfg);
 }
 
 static void cf_check stop_here(void *data)
@@ -48,12 +49,15 @@ int cf_check profile_pmu_start(const struct profile_config *cfg,
             return rc;
     }
     per_cpu(start_rc, cpu) = -EIO;
-    on_selected_cpus(cpumask_of(cpu), start_here, (void *)cfg, 1);
+    start_cfg = cfg;
+    on_selected_cpus(cpumask_of(cpu), start_here, NULL, 1);
+    start_cfg = NULL;
     rc = per_cpu(start_rc, cpu);
     if ( rc )
     {
-        printk(XENLOG_WARNING "profiler: pCPU %u: PMU cannot be "
-               "programmed (%d): not sampled\n", cpu, rc);
+        printk(XENLOG_WARNING
+               "profiler: pCPU %u: PMU cannot be programmed (%d): not sampled\n",
+               cpu, rc);
         if ( !nr_started )
             arch_profile_pmu_give();
         return rc;

@@ -191,9 +191,9 @@ static int pick_counter(unsigned int event, struct pmu_counter *c)
 static void arm_counter(struct pmu_cpu *pc)
 {
     if ( pc->ctr.cycle )
-        WRITE_SYSREG(-pc->period, PMCCNTR_EL0);
+        WRITE_SYSREG(~pc->period + 1, PMCCNTR_EL0);
     else
-        WRITE_SYSREG((uint32_t)-pc->period, PMEVCNTR0_EL0);
+        WRITE_SYSREG((uint32_t)(~pc->period + 1), PMEVCNTR0_EL0);
     pc->last = get_cycles();
 }
 
@@ -233,8 +233,10 @@ static void cf_check pmu_interrupt(int irq, void *dev_id)
     arm_profile_sample(get_irq_regs());
 }
 
-/* Take the PMU for the profiler (arch/arm/domain.c takes it for vpmu). */
-/* The first pCPU to start (common/profile/pmu-session.c). */
+/*
+ * The first pCPU to start (common/profile/pmu-session.c): take the PMU
+ * for the profiler (arch/arm/domain.c takes it for vpmu).
+ */
 int arch_profile_pmu_take(unsigned int *reason)
 {
     if ( acquire_pmu_ownership(PMU_OWNER_PROFILER) )

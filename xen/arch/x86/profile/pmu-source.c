@@ -216,8 +216,8 @@ static int cf_check pmu_check(const struct profile_config *cfg,
     }
     else if ( rc )
     {
-        printk_once(XENLOG_WARNING "profiler: no PMU overflow NMI within "
-                    "%u ms: PMU source disabled\n",
+        printk_once(XENLOG_WARNING
+                    "profiler: no PMU overflow NMI within %u ms: PMU source disabled\n",
                     (unsigned int)(PMU_PROBE_TIME / MILLISECS(1)));
         *reason = XEN_PROFILE_REASON_NO_NMI;
     }
@@ -235,7 +235,10 @@ int arch_profile_pmu_take(unsigned int *reason)
     int rc = profile_nmi_get();
 
     if ( rc )
+    {
+        *reason = XEN_PROFILE_REASON_PMU_BUSY;
         return rc;
+    }
     rc = take_pmu(reason);
     if ( rc )
         profile_nmi_put();

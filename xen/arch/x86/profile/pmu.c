@@ -7,10 +7,10 @@
  * One counter per pCPU counts the chosen event in all rings; it is armed
  * with -period and raises a PMI, delivered as an NMI through LVTPC, when
  * it overflows.  GP counter 0 is left to the NMI watchdog.  Everything
- * this file does to the hardware goes through pmu_hw_*() (pmu.h), so that
- * tools/tests/profile-pmu runs it against a simulated PMU.  It takes no
- * lock, never prints and never allocates: profile_pmu_cpu_nmi() runs in
- * NMI context.
+ * this file does to the hardware goes through profile_pmu_hw_*() (pmu.h),
+ * so that tools/tests/profile-pmu runs it against a simulated PMU.  It
+ * takes no lock, never prints and never allocates: profile_pmu_cpu_nmi()
+ * runs in NMI context.
  */
 #include <xen/errno.h>
 #include <xen/kernel.h>
@@ -198,7 +198,7 @@ static uint64_t global_bit(const struct pmu_counter *ctr)
 /* What the counter is armed with: it overflows after period events. */
 static uint64_t armed_value(const struct pmu_cpu *pc)
 {
-    return -pc->period & width_mask(pc->ctr.width);
+    return (~pc->period + 1) & width_mask(pc->ctr.width);
 }
 
 /*
@@ -426,7 +426,7 @@ void profile_pmu_cpu_stop(struct pmu_cpu *pc, const struct pmu_caps *c)
      */
     if ( c->vendor == PMU_VENDOR_INTEL )
         profile_pmu_hw_wrmsr(MSR_CORE_PERF_GLOBAL_CTRL,
-                     pc->saved_global_ctrl & ~global_bit(k));
+                             pc->saved_global_ctrl & ~global_bit(k));
     else
         profile_pmu_hw_wrmsr(k->ctl_msr, pc->saved_ctl & ~PMU_EVNTSEL_EN);
     pending = wait_late_nmi(pc, c);
