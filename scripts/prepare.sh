@@ -6,7 +6,7 @@
 #   - unpack TARBALL (or copy $XEN_SRC) only when SRC does not hold it yet;
 #   - copy overlay files (xen/, tools/, docs/ of this repo) that changed
 #     since they were last copied, so that make rebuilds only what was
-#     edited;
+#     edited (a copy edited in SRC itself is left as it is: make clean);
 #   - re-apply the patch series from the first patch that changed, or
 #     that changes an overlay file that changed (a backport): the
 #     series of SRC's Xen version (XEN_VERSION.XEN_SUBVERSION in its
@@ -90,7 +90,8 @@ pdir=patches/$series_dir
 mapfile -t want < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$pdir/series")
 mapfile -t have < <(cat "$applied/series" 2>/dev/null)
 touches_changed() {
-    sed -n 's|^+++ b/||p' "$applied/$1" | cut -f1 | grep -qxF -f "$state/overlay.changed"
+    sed -n -e 's|^+++ b/||p' -e 's|^--- a/||p' "$applied/$1" | cut -f1 |
+        grep -qxF -f "$state/overlay.changed"
 }
 keep=0
 while [ $keep -lt ${#want[@]} ] && [ $keep -lt ${#have[@]} ] &&
@@ -103,6 +104,8 @@ for ((i = ${#have[@]} - 1; i >= keep; i--)); do
     echo "reverting ${have[$i]}"
     patch -d "$src" -p1 -R -s --batch --no-backup-if-mismatch \
         < "$applied/${have[$i]}"
+    # What is applied, after each revert: an interrupted run resumes.
+    printf '%s\n' "${have[@]:0:$i}" | sed '/^$/d' > "$applied/series"
     rm -f "$applied/${have[$i]}"
 done
 printf '%s\n' "${have[@]:0:$keep}" | sed '/^$/d' > "$applied/series"
