@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # prepare.sh does only what changed: no re-unpack on a re-run, an edited
 # overlay file is the only file copied, the series is re-applied from the
-# first changed patch, and a patch that does not apply stops the build.
+# first changed patch (or the first that adapts an edited overlay file),
+# and a patch that does not apply stops the build.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/test/lib/tap.sh"
 : "${BUILD:=$top/build}"
@@ -11,7 +12,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 prep() { OVERLAY_DIR=$tmp/ov "$top/scripts/prepare.sh" "$tarball" "$tmp/src" > "$tmp/log" 2>&1; }
 
-plan 15
+plan 19
 [ -n "$tarball" ] || { echo "Bail out! no tarball in $BUILD/dl (run make fetch)"; exit 1; }
 mkdir -p "$tmp/ov/xen/common" "$tmp/ov/tools/misc" "$tmp/ov/patches/t"
 # The tarball's version maps to the series folder t.
@@ -60,6 +61,42 @@ check "an edited patch is reverted and re-applied" \
 rm "$tmp/ov/xen/common/a.c"
 prep
 check "a file removed from the overlay is removed from the tree" test ! -e "$tmp/src/xen/common/a.c"
+
+# A backport patch that adapts an overlay file: kept across runs, and
+# re-applied to the overlay file when that file is edited.
+printf '/* b2 */\n/* one */\n/* two */\n/* three */\n' > "$tmp/ov/tools/misc/b.c"
+cat > "$tmp/ov/patches/t/0002-backport.patch" <<'EOP'
+Subject: [PATCH] test: backport to an older base
+Signed-off-by: t
+---
+--- a/tools/misc/b.c
++++ b/tools/misc/b.c
+@@ -1,4 +1,5 @@
+ /* b2 */
+ /* one */
++/* backported */
+ /* two */
+ /* three */
+EOP
+echo 0002-backport.patch >> "$tmp/ov/patches/t/series"
+prep
+check "a backport patch adapts an overlay file" \
+    sh -c "grep -q '1 (re)applied' '$tmp/log' && grep -q backported '$tmp/src/tools/misc/b.c'"
+prep
+check "a re-run keeps it: nothing copied, nothing applied" \
+    sh -c "grep -q '0 updated' '$tmp/log' && grep -q '0 (re)applied' '$tmp/log' &&
+           grep -q backported '$tmp/src/tools/misc/b.c'"
+echo '/* tail */' >> "$tmp/ov/tools/misc/b.c"
+prep
+check "editing that file reverts the backport patch alone, copies it, applies it again" \
+    sh -c "grep -q 'reverting 0002' '$tmp/log' && ! grep -q 'reverting 0001' '$tmp/log' &&
+           grep -q '1 updated' '$tmp/log' && grep -q backported '$tmp/src/tools/misc/b.c' &&
+           grep -q tail '$tmp/src/tools/misc/b.c'"
+sed -i '/0002-backport/d' "$tmp/ov/patches/t/series"
+prep
+check "dropped from the series, it is reverted" \
+    sh -c "grep -q 'reverting 0002' '$tmp/log' && ! grep -q backported '$tmp/src/tools/misc/b.c' &&
+           grep -q tail '$tmp/src/tools/misc/b.c'"
 
 cat > "$tmp/ov/patches/t/0002-bad.patch" <<'EOP'
 Subject: [PATCH] does not apply
