@@ -20,9 +20,13 @@ EOJ
 chmod +x "$tmp/job"
 flask="xsm=flask flask=enforcing"
 
-plan 7
+plan 9
+# vhost.sh prints the console's tail to stderr when the host does not
+# run the job to its end: that is what a failure here is diagnosed by.
+rc=0
 "$top/test/vhost/vhost.sh" --quiet --timeout 240 --xen-args "$flask" \
-    "$BUILD/vhost/flask-allow" "$tmp/job" 2>/dev/null
+    "$BUILD/vhost/flask-allow" "$tmp/job" || rc=$?
+check "the host with FLASK enforcing runs the job (status $rc)" test $rc -eq 0
 res=$BUILD/vhost/flask-allow/results
 check "Xen booted with FLASK enforcing" \
     grep -q "Flask:  Starting in enforcing mode" "$res/xl-dmesg.txt"
@@ -36,8 +40,10 @@ if ! "$top/test/vhost/flask-policy.sh" "$BUILD/xen" "$tmp/deny.pol" 's/[[:space:
     finish
 fi
 ok "a policy without profile_op builds"
+rc=0
 "$top/test/vhost/vhost.sh" --quiet --timeout 240 --xen-args "$flask" \
-    --module "$tmp/deny.pol" "$BUILD/vhost/flask-deny" "$tmp/job" 2>/dev/null
+    --module "$tmp/deny.pol" "$BUILD/vhost/flask-deny" "$tmp/job" || rc=$?
+check "the host with the policy that denies runs the job (status $rc)" test $rc -eq 0
 res=$BUILD/vhost/flask-deny/results
 check "without the grant, start fails" \
     test "$(cat "$res/start-rc" 2>/dev/null)" = 1

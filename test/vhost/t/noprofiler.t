@@ -9,7 +9,7 @@ var=$BUILD/xen-noprof
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-plan 5
+plan 6
 if ! "$top/scripts/build-xen-variant.sh" "$BUILD/xen" "$var" \
         "# CONFIG_XEN_PROFILER is not set" > "$tmp/build.log" 2>&1; then
     sed 's/^/# /' "$tmp/build.log"
@@ -27,8 +27,10 @@ xl profile status > /dev/null 2> /results/status-err.txt; echo $? > /results/sta
 xl profile start > /dev/null 2> /results/start-err.txt; echo $? > /results/start-rc
 EOJ
 chmod +x "$tmp/job"
+rc=0
 XEN_IMAGE=$var/xen/xen "$top/test/vhost/vhost.sh" --quiet --timeout 240 \
-    "$BUILD/vhost/noprof" "$tmp/job" 2>/dev/null
+    "$BUILD/vhost/noprof" "$tmp/job" || rc=$?
+check "the host runs the job to its end (status $rc)" test $rc -eq 0
 res=$BUILD/vhost/noprof/results
 want=$(sed -n -e 's/^export XEN_VERSION *= *//p' -e 's/^export XEN_SUBVERSION *= *//p' \
            "$BUILD/xen/xen/Makefile" | paste -sd.)
