@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * run-tests: run test programs that print TAP, count their results, and end
- * with the line "N passed, N failed[, N skipped]".
+ * with the line "N passed, N failed[, N skipped]".  Each program's own
+ * summary line gives the seconds it took.
  *
  * usage: run-tests [--summary FILE] [--env NAME=VALUE | TEST]...
  *
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 struct counts {
@@ -62,7 +64,9 @@ static int run_one(const char *prog, struct counts *total)
     int fds[2], status;
     pid_t pid;
     FILE *out;
+    struct timespec t0, t1;
 
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     if ( pipe(fds) )
         return -errno;
     pid = fork();
@@ -109,8 +113,11 @@ static int run_one(const char *prog, struct counts *total)
         printf("not ok - %s: reported no result\n", prog);
         c.failed++;
     }
-    printf("# %s: %u passed, %u failed, %u skipped\n", prog, c.passed,
-           c.failed, c.skipped);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    printf("# %s: %u passed, %u failed, %u skipped (%.0f s)\n", prog,
+           c.passed, c.failed, c.skipped,
+           (double)(t1.tv_sec - t0.tv_sec) +
+           (t1.tv_nsec - t0.tv_nsec) / 1e9);
     total->passed += c.passed;
     total->failed += c.failed;
     total->skipped += c.skipped;
