@@ -18,6 +18,8 @@ results disk is unpacked into DIR/results.
 Exit status: the job's exit status when it ran to the end; 124 when the
 wall-clock timeout or the silence timeout expired; 125 when Xen or dom0
 crashed or the harness failed.  On any failure the console tail is printed.
+On a hang or a timeout, before QEMU is stopped, Xen and dom0 are asked for
+their state on the console (see dump_state()), and that is printed too.
 """
 
 import argparse
@@ -131,6 +133,7 @@ class Console:
         self.t0 = time.monotonic()
         self.buf = b""
         self.tail = []
+        self.captured = None
         self.in_job = False
         self.marks = {}
         self.rc = None
@@ -148,6 +151,8 @@ class Console:
         now = time.monotonic() - self.t0
         self.log.write("[%8.3f] %s\n" % (now, text))
         self.tail = (self.tail + [text])[-40:]
+        if self.captured is not None and len(self.captured) < STATE_LINES:
+            self.captured.append(text)
         if "VHOST: job end" in text:
             self.in_job = False
         if self.in_job and self.echo:
@@ -165,6 +170,39 @@ class Console:
             self.fatal = (now, text.strip())
 
 
+# What is asked for on the serial line when the host stops making
+# progress: Ctrl-A three times gives the input to Xen, whose debug keys
+# 'd' (each pCPU's registers and Xen stack) and '0' (dom0's vCPUs, their
+# guest registers and stacks) say where it is; three more give it back
+# to dom0, whose console takes ^O as SysRq ('w': blocked tasks, 'l': the
+# CPUs' backtraces; dom0-init enables SysRq).
+STATE_KEYS = [b"\x01\x01\x01", b"d", b"0", b"\x01\x01\x01", b"\x0fw", b"\x0fl"]
+STATE_SECS = 8
+STATE_LINES = 300
+
+
+def dump_state(proc, con):
+    """Ask Xen and dom0 for their state; read the console for STATE_SECS.
+    Returns the lines they printed (the first STATE_LINES)."""
+    con.captured = []
+    end = time.monotonic() + STATE_SECS
+    keys = list(STATE_KEYS)
+    while time.monotonic() < end:
+        if keys:
+            try:
+                proc.stdin.write(keys.pop(0))
+                proc.stdin.flush()
+            except OSError:
+                keys = []
+        r, _, _ = select.select([proc.stdout], [], [], 0.5)
+        if r:
+            data = os.read(proc.stdout.fileno(), 65536)
+            if not data:
+                break
+            con.feed(data)
+    return con.captured
+
+
 def run(a):
     os.makedirs(a.out, exist_ok=True)
     disk = os.path.join(a.out, "results.img")
@@ -173,10 +211,11 @@ def run(a):
     logpath = os.path.join(a.out, "console.log")
     with open(logpath, "w", buffering=1) as log:
         con = Console(log, not a.quiet)
-        proc = subprocess.Popen(qemu_cmd(a, disk), stdin=subprocess.DEVNULL,
+        proc = subprocess.Popen(qemu_cmd(a, disk), stdin=subprocess.PIPE,
                                 stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT)
         why = None
+        state = []
         while True:
             r, _, _ = select.select([proc.stdout], [], [], 0.5)
             if r:
@@ -192,6 +231,10 @@ def run(a):
             elif con.fatal and now - con.t0 > con.fatal[0] + 5:
                 why = "crash: %s" % con.fatal[1]
             if why:
+                tail = con.tail
+                if not why.startswith("crash"):
+                    state = dump_state(proc, con)
+                con.tail = tail
                 proc.kill()
                 break
         if con.buf:
@@ -211,6 +254,10 @@ def run(a):
         print("vhost: console tail (full log: %s):" % logpath, file=sys.stderr)
         for t in con.tail:
             print("  | " + t, file=sys.stderr)
+        if state:
+            print("vhost: the state Xen and dom0 gave then:", file=sys.stderr)
+            for t in state:
+                print("  | " + t, file=sys.stderr)
         return 124 if why.startswith(("timeout", "hang")) else 125
     print("vhost: job exit status %d after %.1f s (log: %s)"
           % (con.rc, total, logpath), file=sys.stderr)
