@@ -1,28 +1,68 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# End to end: the installed profile-timer.sh in dom0 of the virtual host.  The
-# job's own TAP results are passed through (so each counts here), then the
-# artifacts are checked on this side.
+# End to end, as a host runs it.  make debball's package
+# (scripts/make-debball.sh, Xen's mkdeb) holds what a host needs: its
+# contents are checked, then it is unpacked and the virtual host is booted
+# from it alone (its /boot/xen-VERSION.gz, its toolstack as dom0's), and
+# dom0 runs the host job as the package installs it,
+# /usr/lib/xen/profile/profile-timer.sh, no checkout around.  The job's own
+# TAP results are passed through (so each counts here), then its artifacts
+# are checked on this side.
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$top/test/lib/tap.sh"
 : "${BUILD:=$top/build}"
-out=$BUILD/vhost/profile
-# The job as the toolstack installs it, with pty-run beside it (record's
-# status line on a terminal: dom0 has no script).
-jobs=$BUILD/dist/usr/lib/xen/profile
-WITH_DOMU=1 "$top/test/vhost/vhost.sh" --quiet --timeout 400 "$out" \
-    "$jobs/profile-timer.sh" "$jobs/tap.sh" "$jobs/pty-run"
+out=$BUILD/tests/profile
+rm -rf "$out"
+mkdir -p "$out"
+deb=$("$top/scripts/make-debball.sh" "$BUILD/xen" "$BUILD/dist" "$out" 2> "$out/make.log")
+rc=$?
+sed 's/^/# /' "$out/make.log" | tail -n 5
+check "make-debball.sh builds the package ($(basename "${deb:-none}"))" \
+    sh -c "[ $rc -eq 0 ] && [ -f '$deb' ]"
+[ -f "$deb" ] || { finish; }
+ver=$(dpkg-deb -f "$deb" Version)
+check "its version is Xen's with +profile1 ($ver)" \
+    sh -c "echo '$ver' | grep -q -E '^[0-9]+\.[0-9]+\.[0-9]+(-rc|-unstable)?[^+]*\+profile1\$'"
+dpkg-deb -c "$deb" | awk '{ print $6 }' | sed 's#^\./##' > "$out/contents.txt"
+missing=
+for f in usr/sbin/xl usr/bin/xenprofile usr/lib/libxenprofile.so.1 \
+         usr/share/man/man1/xl.1.gz usr/share/man/man1/xenprofile.1.gz \
+         usr/lib/xen/profile/profile-timer.sh usr/lib/xen/profile/tap.sh \
+         usr/lib/xen/profile/pty-run usr/lib/xen/profile/hypercall-loop; do
+    grep -q -x -F "$f" "$out/contents.txt" || missing="$missing $f"
+done
+grep -q -x -E 'boot/xen-[0-9].*\.gz' "$out/contents.txt" || missing="$missing boot/xen-*.gz"
+grep -q -x -E 'usr/lib/debug/xen-syms-[0-9].*' "$out/contents.txt" || missing="$missing xen-syms"
+check "it holds xl, xenprofile, the libraries, the man pages, the hypervisor, its xen-syms and the host jobs${missing:+ (missing:$missing)}" \
+    test -z "$missing"
+pkg=$out/pkg
+dpkg-deb -x "$deb" "$pkg"
+check "xl(1) in it documents xl profile" \
+    sh -c "zcat '$pkg/usr/share/man/man1/xl.1.gz' | grep -q 'profile'"
+
+# A build folder made of the package alone.
+fake=$out/fake
+mkdir -p "$fake"
+ln -s "$pkg" "$fake/dist"
+zcat "$pkg"/boot/xen-*.gz > "$out/xen"
+cat > "$out/job.sh" <<'JOB'
+#!/bin/sh
+exec /usr/lib/xen/profile/profile-timer.sh "$@"
+JOB
+out_vm=$BUILD/vhost/profile
+KERNEL_DIR=${KERNEL_DIR:-$BUILD/kernel} XEN_IMAGE=$out/xen BUILD=$fake WITH_DOMU=1 \
+    "$top/test/vhost/vhost.sh" --quiet --timeout 400 "$out_vm" "$out/job.sh"
 rc=$?
 # The job's lines, without the console's time stamps and indentation.
-job=$(sed -n '/VHOST: job start/,/VHOST: job end/p' "$out/console.log" |
+job=$(sed -n '/VHOST: job start/,/VHOST: job end/p' "$out_vm/console.log" |
       sed -e 's/^\[ *[0-9.]*\] //' -e 's/\r$//')
 planned=$(echo "$job" | sed -n 's/^1\.\.\([0-9]*\)$/\1/p')
 echo "$job" | grep -E '^(ok|not ok) ' | sed 's/^\(ok\|not ok\) [0-9]* -/\1 - job:/'
 echo "$job" | grep '^# ' || true
 seen=$(echo "$job" | grep -c -E '^(ok|not ok) ')
-check "the profile job exits 0 in dom0 (status $rc)" test $rc -eq 0
+check "booted from the package, the installed profile job exits 0 (status $rc)" test $rc -eq 0
 check "the job reported all ${planned:-?} planned results ($seen)" test "$seen" = "${planned:-x}"
-res=$out/results
+res=$out_vm/results
 check "out.folded came out of the virtual host" test -s "$res/out.folded"
 check "xenprofile.data came out, with its magic" \
     sh -c "head -c 7 '$res/xenprofile.data' | grep -q XENPROF"
@@ -46,21 +86,21 @@ check "folded lines are 'frames count'" \
 # The demo profile's --script, read by FlameGraph's stackcollapse-perf.pl
 # (as test/unit/perf-script.t does for synthetic profiles).
 : "${FLAMEGRAPH:=$top/../shared/tools/FlameGraph}"
-xp() { LD_LIBRARY_PATH=$BUILD/dist/usr/lib "$BUILD/dist/usr/bin/xenprofile" "$@"; }
+xp() { LD_LIBRARY_PATH=$pkg/usr/lib "$pkg/usr/bin/xenprofile" "$@"; }
 if [ -f "$FLAMEGRAPH/stackcollapse-perf.pl" ] && command -v perl > /dev/null; then
     period=$(xp -i "$res/xenprofile.data" --script 2> /dev/null |
              sed -n '1s/.*: \([0-9]*\) cpu-clock:$/\1/p')
-    xp -i "$res/xenprofile.data" --script > "$out/demo.script" &&
-        xp -i "$res/xenprofile.data" --folded "$out/demo.folded" &&
-        perl "$FLAMEGRAPH/stackcollapse-perf.pl" "$out/demo.script" \
-            > "$out/demo.collapsed" 2> "$out/demo.collapse.err" &&
-        [ ! -s "$out/demo.collapse.err" ] &&
-        python3 "$top/test/lib/perf-script-compare.py" "$out/demo.folded" \
-            "$out/demo.collapsed" "${period:-0}" > "$out/demo.compare"
+    xp -i "$res/xenprofile.data" --script > "$out_vm/demo.script" &&
+        xp -i "$res/xenprofile.data" --folded "$out_vm/demo.folded" &&
+        perl "$FLAMEGRAPH/stackcollapse-perf.pl" "$out_vm/demo.script" \
+            > "$out_vm/demo.collapsed" 2> "$out_vm/demo.collapse.err" &&
+        [ ! -s "$out_vm/demo.collapse.err" ] &&
+        python3 "$top/test/lib/perf-script-compare.py" "$out_vm/demo.folded" \
+            "$out_vm/demo.collapsed" "${period:-0}" > "$out_vm/demo.compare"
     rc=$?
-    check "the demo's --script through stackcollapse-perf.pl gives its folded stacks ($(tail -n 1 "$out/demo.compare" 2>/dev/null))" \
+    check "the demo's --script through stackcollapse-perf.pl gives its folded stacks ($(tail -n 1 "$out_vm/demo.compare" 2>/dev/null))" \
         test $rc -eq 0
-    [ $rc -eq 0 ] || sed 's/^/# /' "$out/demo.compare" "$out/demo.collapse.err" 2>/dev/null | head
+    [ $rc -eq 0 ] || sed 's/^/# /' "$out_vm/demo.compare" "$out_vm/demo.collapse.err" 2>/dev/null | head
 else
     skip "the demo's --script through stackcollapse-perf.pl" "no perl or no $FLAMEGRAPH"
 fi
