@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test-freq.c: frequency mode.  profile_pmu_next_period() against an exact
- * (128-bit) reference: the 1/8 low-pass step, never below PMU_MIN_PERIOD,
+ * (128-bit) reference: the 1/8 low-pass step, never below PROFILE_PMU_MIN_PERIOD,
  * never above max,
  * no overflow for huge values.  Then the PMU source at F Hz while the
  * events per TSC tick change (the core clock from 3 GHz to 1 GHz under
@@ -24,8 +24,8 @@ static uint64_t ref_next(uint64_t period, uint64_t elapsed, uint64_t khz,
     target = (u128)khz * 1000 / f;
     desired = (u128)period * target / elapsed;
     next = period + (desired - (s128)period) / 8;
-    if ( next < PMU_MIN_PERIOD )
-        return PMU_MIN_PERIOD;
+    if ( next < PROFILE_PMU_MIN_PERIOD )
+        return PROFILE_PMU_MIN_PERIOD;
     return next > max ? max : next;
 }
 
@@ -45,13 +45,13 @@ static void next_basic(void)
     tap_ok(profile_pmu_next_period(3000000, 9000000, 3000000, 1000, max) == 2750000,
            "next_period: too long: 1/8 of the way down");
     tap_ok(profile_pmu_next_period(1, 1ULL << 40, 3000000, 10000, max) ==
-           PMU_MIN_PERIOD &&
-           profile_pmu_next_period(PMU_MIN_PERIOD + 1, ~0ULL, 3000000, 10000, max) ==
-           PMU_MIN_PERIOD &&
-           profile_pmu_next_period(PMU_MIN_PERIOD, ~0ULL, 1, 10000, max) ==
-           PMU_MIN_PERIOD,
-           "next_period: never below PMU_MIN_PERIOD (%u): no NMI storm, no "
-           "overflow inside the handler", PMU_MIN_PERIOD);
+           PROFILE_PMU_MIN_PERIOD &&
+           profile_pmu_next_period(PROFILE_PMU_MIN_PERIOD + 1, ~0ULL, 3000000, 10000, max) ==
+           PROFILE_PMU_MIN_PERIOD &&
+           profile_pmu_next_period(PROFILE_PMU_MIN_PERIOD, ~0ULL, 1, 10000, max) ==
+           PROFILE_PMU_MIN_PERIOD,
+           "next_period: never below PROFILE_PMU_MIN_PERIOD (%u): no NMI storm, no "
+           "overflow inside the handler", PROFILE_PMU_MIN_PERIOD);
     tap_ok(profile_pmu_next_period(0x7fffffff, 1000, 3000000, 1, 0x7fffffff) ==
            0x7fffffff &&
            profile_pmu_next_period(max, 3, 3000000, 1, max) == max,
@@ -106,7 +106,7 @@ static void next_grid(void)
         got = profile_pmu_next_period(p, elapsed[b], khz[c], freqs[d], maxes[e]);
         want = ref_next(p, elapsed[b], khz[c], freqs[d], maxes[e]);
         n++;
-        if ( got < PMU_MIN_PERIOD || got > maxes[e] )
+        if ( got < PROFILE_PMU_MIN_PERIOD || got > maxes[e] )
             grid_diag(&range, "out of range", p, elapsed[b], khz[c],
                       freqs[d], maxes[e], got, want);
         if ( khz[c] <= 100000000 &&
@@ -119,7 +119,7 @@ static void next_grid(void)
             grid_diag(&close, "not close", p, elapsed[b], khz[c], freqs[d],
                       maxes[e], got, want);
     }
-    tap_ok(!range, "next_period grid: %u of %u out of [PMU_MIN_PERIOD, max]",
+    tap_ok(!range, "next_period grid: %u of %u out of [PROFILE_PMU_MIN_PERIOD, max]",
            range, n);
     tap_ok(!dir, "next_period grid: %u of %u with a TSC up to 100 GHz move "
            "the wrong way (overflow)", dir, n);

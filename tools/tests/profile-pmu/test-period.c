@@ -283,9 +283,9 @@ static void period_throttle(void)
     profile_pmu_detect(&c);
     profile_pmu_pick_counter(&c, XEN_PROFILE_EVENT_CYCLES, false, &k);
     profile_pmu_cpu_start(&pc, &c, &k, 1, 997, 1);
-    tap_ok(pc.period == PMU_MIN_PERIOD,
+    tap_ok(pc.period == PROFILE_PMU_MIN_PERIOD,
            "frequency: a first period below the smallest starts at %u "
-           "(%llu)", PMU_MIN_PERIOD, (unsigned long long)pc.period);
+           "(%llu)", PROFILE_PMU_MIN_PERIOD, (unsigned long long)pc.period);
     profile_pmu_cpu_stop(&pc, &c);
 }
 

@@ -88,7 +88,7 @@ static void run_rate(unsigned int tenths, uint64_t misses)
 
 /*
  * Frequency mode on LLC or branch misses: frequent, then rarer and rarer
- * (the period follows down to its floor, PMU_MIN_PERIOD), then frequent
+ * (the period follows down to its floor, PROFILE_PMU_MIN_PERIOD), then frequent
  * again.  Each pmu_hw_*() access also misses once: the handler's own
  * events, which an armed counter with a small period could overflow on.
  */
@@ -114,7 +114,7 @@ static void rare_event(const struct sim_model *m, unsigned int event)
         last = xen_stats[0].samples - before;
     }
     /* At the floor, 3e6 events a second give 300 samples, not 1000. */
-    tap_ok(low == PMU_MIN_PERIOD && last >= 285 && last <= 315 &&
+    tap_ok(low == PROFILE_PMU_MIN_PERIOD && last >= 285 && last <= 315 &&
            !xen_stats[0].unknown,
            "rare event %s: period down to %llu (the floor) at 300 a "
            "second; then at 3e6 a second, %llu samples in the 5th second "

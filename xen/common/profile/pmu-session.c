@@ -31,6 +31,17 @@ static void cf_check stop_here(void *data)
     arch_profile_pmu_stop_here();
 }
 
+int profile_pmu_check_rate(const struct profile_config *cfg,
+                           uint64_t max_period)
+{
+    if ( cfg->frequency ? cfg->frequency > PROFILE_PMU_MAX_HZ
+                        : cfg->period < PROFILE_PMU_MIN_PERIOD ||
+                          cfg->period > max_period )
+        return -EINVAL;
+
+    return 0;
+}
+
 bool profile_pmu_started(void)
 {
     return nr_started != 0;

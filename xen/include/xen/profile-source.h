@@ -106,6 +106,21 @@ uint64_t profile_throttle_period(uint64_t period, uint64_t asked,
                                  uint64_t elapsed, uint64_t min_elapsed,
                                  uint64_t max_period, bool *throttled);
 
+/*
+ * What a PMU source arms, either mode: a period of at least
+ * PROFILE_PMU_MIN_PERIOD events, at most PROFILE_PMU_MAX_HZ overflows a
+ * second asked for (throttling bounds what comes).
+ */
+#define PROFILE_PMU_MIN_PERIOD  10000
+#define PROFILE_PMU_MAX_HZ      10000
+
+/*
+ * Does cfg ask for a frequency or period within those limits and the
+ * counter's max_period?  0, or -EINVAL.
+ */
+int profile_pmu_check_rate(const struct profile_config *cfg,
+                           uint64_t max_period);
+
 /* The PMU source of this architecture, or NULL when it has none. */
 const struct profile_source *arch_profile_pmu_source(void);
 

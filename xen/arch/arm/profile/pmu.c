@@ -73,8 +73,6 @@
 #define PMU_EV_BR_MIS_PRED      0x10
 #define PMU_EV_LL_CACHE_MISS_RD 0x37
 
-#define PMU_MIN_PERIOD  10000
-#define PMU_MAX_HZ      10000
 /* Frequency mode's first period: a guess of 1 GHz, adapted from there. */
 #define PMU_GUESS_HZ    1000000000ULL
 
@@ -219,7 +217,7 @@ static void cf_check pmu_interrupt(int irq, void *dev_id)
     elapsed = get_cycles() - pc->last;
     if ( pc->frequency )
         pc->period = profile_next_period(pc->period, elapsed, cpu_khz,
-                                         pc->frequency, PMU_MIN_PERIOD,
+                                         pc->frequency, PROFILE_PMU_MIN_PERIOD,
                                          pc->ctr.max_period);
     /* Too soon after the last: fewer overflows, as perf throttles. */
     pc->period = profile_throttle_period(pc->period,
@@ -263,9 +261,7 @@ static int cf_check pmu_check(const struct profile_config *cfg,
         *reason = XEN_PROFILE_REASON_NO_EVENT;
         return -EOPNOTSUPP;
     }
-    if ( cfg->frequency ? cfg->frequency > PMU_MAX_HZ
-                        : cfg->period < PMU_MIN_PERIOD ||
-                          cfg->period > counter.max_period )
+    if ( profile_pmu_check_rate(cfg, counter.max_period) )
         return -EINVAL;
     /* Every domain with vpmu owns the PMU as HVM (arch_domain_create()). */
     if ( !profile_pmu_started() && pmu_owned_by(PMU_OWNER_HVM) )
@@ -334,8 +330,8 @@ int arch_profile_pmu_start_here(const struct profile_config *cfg)
     pc->frequency = cfg->frequency;
     pc->period = cfg->frequency ? PMU_GUESS_HZ / cfg->frequency
                                 : cfg->period;
-    if ( pc->period < PMU_MIN_PERIOD )
-        pc->period = PMU_MIN_PERIOD;
+    if ( pc->period < PROFILE_PMU_MIN_PERIOD )
+        pc->period = PROFILE_PMU_MIN_PERIOD;
     if ( pc->period > pc->ctr.max_period )
         pc->period = pc->ctr.max_period;
     pc->asked = pc->period;

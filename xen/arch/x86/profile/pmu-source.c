@@ -36,7 +36,6 @@
 #include "pmu.h"
 #include "sample.h"
 
-#define PMU_MAX_HZ         10000
 #define PMU_PROBE_PERIOD   10000
 #define PMU_PROBE_TIME     MILLISECS(20)
 
@@ -182,9 +181,7 @@ static int cf_check pmu_check(const struct profile_config *cfg,
         *reason = XEN_PROFILE_REASON_NO_EVENT;
         return -EOPNOTSUPP;
     }
-    if ( cfg->frequency ? cfg->frequency > PMU_MAX_HZ
-                        : cfg->period < PMU_MIN_PERIOD ||
-                          cfg->period > counter.max_period )
+    if ( profile_pmu_check_rate(cfg, counter.max_period) )
         return -EINVAL;
     if ( !profile_pmu_started() && (rc = take_pmu(reason)) )
         return rc;

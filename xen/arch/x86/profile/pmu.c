@@ -279,8 +279,8 @@ int profile_pmu_cpu_start(struct pmu_cpu *pc, const struct pmu_caps *c,
     memset(pc, 0, offsetof(struct pmu_cpu, late));
     pc->ctr = *ctr;
     /* Frequency mode's first period is a guess: within its bounds too. */
-    if ( frequency && period < PMU_MIN_PERIOD )
-        period = PMU_MIN_PERIOD;
+    if ( frequency && period < PROFILE_PMU_MIN_PERIOD )
+        period = PROFILE_PMU_MIN_PERIOD;
     pc->period = period < 1 ? 1 : min(period, ctr->max_period);
     pc->asked = pc->period;
     pc->frequency = frequency;
@@ -560,5 +560,5 @@ uint64_t profile_pmu_next_period(uint64_t period, uint64_t elapsed,
                                  uint64_t max_period)
 {
     return profile_next_period(period, elapsed, tsc_khz, frequency,
-                               PMU_MIN_PERIOD, max_period);
+                               PROFILE_PMU_MIN_PERIOD, max_period);
 }

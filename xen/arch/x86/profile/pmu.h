@@ -116,9 +116,6 @@ struct pmu_cpu {
     uint64_t late_nmis;             /* such NMIs, claimed after the stop */
 };
 
-/* Smallest period (events) the source arms: no NMI storms, either mode. */
-#define PMU_MIN_PERIOD 10000
-
 /*
  * Read the CPU's PMU.  Returns 0 when it can sample: Intel architectural
  * perfmon version 2 or later with at least 2 GP counters, or AMD family
@@ -180,7 +177,7 @@ enum pmu_nmi profile_pmu_cpu_nmi(struct pmu_cpu *pc,
 /*
  * Frequency mode, as Linux perf: the next period from the events counted
  * (period) over elapsed TSC ticks, through a low-pass filter (1/8 of the
- * error per overflow), within [PMU_MIN_PERIOD, max_period]: on a pCPU
+ * error per overflow), within [PROFILE_PMU_MIN_PERIOD, max_period]: on a pCPU
  * that is mostly halted the events are few, and an unbounded period would
  * shrink until the counter overflows again inside its own NMI.
  */
