@@ -159,11 +159,6 @@ void x86_profile_sample(const struct cpu_user_regs *regs)
         xen_sample_hook(cpu);
 }
 
-void profile_sample_lost(void)
-{
-    xen_stats[sim_cur()].lost++;
-}
-
 void profile_sample_throttled(void)
 {
     xen_stats[sim_cur()].throttled++;

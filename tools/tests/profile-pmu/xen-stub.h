@@ -24,7 +24,6 @@ struct xen_nmi_stats {
     uint64_t wd_swallowed;      /* the watchdog's PMI, claimed */
     uint64_t ours_passed;       /* only a profile PMI, not claimed */
     uint64_t samples;           /* x86_profile_sample() */
-    uint64_t lost;              /* profile_sample_lost() */
     uint64_t port61;            /* reads of port 0x61 (pCPU 0) */
     uint64_t throttled;         /* profile_sample_throttled() */
 };

@@ -106,16 +106,6 @@ void profile_sample_commit(struct xen_profile_record *rec)
     sample_end(pc);
 }
 
-void profile_sample_lost(void)
-{
-    struct profile_cpu *pc = sample_begin();
-
-    if ( !pc )
-        return;
-    profile_ring_drop(&pc->ring);
-    sample_end(pc);
-}
-
 void profile_sample_throttled(void)
 {
     struct profile_cpu *pc = sample_begin();

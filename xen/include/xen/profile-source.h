@@ -68,8 +68,6 @@ void profile_record_header(struct xen_profile_record *rec, unsigned int n,
                            unsigned int flags, unsigned int mode,
                            uint64_t tsc);
 void profile_sample_commit(struct xen_profile_record *rec);
-/* Count one sample of this pCPU as lost, without taking it. */
-void profile_sample_lost(void);
 /*
  * Count one overflow of this pCPU's PMU source that came faster than
  * XEN_PROFILE_MAX_SAMPLE_HZ (its period was raised).
