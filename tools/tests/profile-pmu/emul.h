@@ -111,6 +111,9 @@ extern struct cpuinfo_x86 boot_cpu_data;
 #define MSR_AMD_FAM15H_EVNTSEL0         0xc0010200U
 #define MSR_AMD_FAM15H_PERFCTR0         0xc0010201U
 
+/* asm/apicdef.h */
+#define APIC_DM_NMI                     0x400
+
 /* asm/vpmu.h, public/pmu.h */
 #define XENPMU_MODE_OFF     0
 #define XENPMU_MODE_SELF    (1 << 0)

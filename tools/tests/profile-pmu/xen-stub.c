@@ -21,7 +21,6 @@
 #define EVNTSEL_OS          (1u << 17)
 #define EVNTSEL_INT         (1u << 20)
 #define EVNTSEL_EN          (1u << 22)
-#define APIC_DM_NMI         0x400
 #define WATCHDOG_TIMEOUT    5               /* opt_watchdog_timeout */
 #define K7_EVENT_WIDTH      32
 

@@ -17,6 +17,7 @@
 #include <xen/lib.h>
 #include <xen/profile-source.h>
 #include <xen/types.h>
+#include <asm/apicdef.h>
 #include <asm/cpufeature.h>
 #include <asm/processor.h>
 #include <asm/x86-vendors.h>
@@ -339,7 +340,7 @@ int profile_pmu_cpu_start(struct pmu_cpu *pc, const struct pmu_caps *c,
          * From the write that enables the counter on, an overflow's NMI
          * must find the pCPU armed: claimed, never unknown.
          */
-        profile_pmu_hw_lvtpc_write(PMU_APIC_DM_NMI);
+        profile_pmu_hw_lvtpc_write(APIC_DM_NMI);
         pc->last_tsc = profile_pmu_hw_tsc();
         barrier();
         pc->active = true;
@@ -498,7 +499,7 @@ static bool overflowed(const struct pmu_counter *k, const struct pmu_caps *c,
         if ( !(profile_pmu_hw_rdmsr(MSR_CORE_PERF_GLOBAL_STATUS) &
                global_bit(k)) )
         {
-            profile_pmu_hw_lvtpc_write(PMU_APIC_DM_NMI);
+            profile_pmu_hw_lvtpc_write(APIC_DM_NMI);
             return false;
         }
         *others = intel_watchdog_overflowed(c, k);
@@ -537,7 +538,7 @@ static void rearm(struct pmu_cpu *pc, const struct pmu_caps *c)
         profile_pmu_hw_wrmsr(MSR_CORE_PERF_GLOBAL_OVF_CTRL, global_bit(k));
     profile_pmu_hw_wrmsr(k->wr_msr, armed_value(pc));
     /* Delivery masks LVTPC on some CPUs: unmask it for the next one. */
-    profile_pmu_hw_lvtpc_write(PMU_APIC_DM_NMI);
+    profile_pmu_hw_lvtpc_write(APIC_DM_NMI);
 }
 
 enum pmu_nmi profile_pmu_cpu_nmi(struct pmu_cpu *pc,

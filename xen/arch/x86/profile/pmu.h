@@ -55,9 +55,6 @@ uint64_t profile_pmu_hw_tsc(void);
 #define PMU_EVNTSEL_INT             (1ULL << 20)
 #define PMU_EVNTSEL_EN              (1ULL << 22)
 
-#define PMU_APIC_DM_NMI             0x400U
-#define PMU_APIC_LVT_MASKED         (1u << 16)
-
 /* ---- The driver ---- */
 
 enum pmu_vendor {
