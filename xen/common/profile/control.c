@@ -33,8 +33,8 @@
 
 #include "private.h"
 
-struct profile_cpu *profile_cpus;
-struct profile_config profile_session;
+struct profile_cpu *__read_mostly profile_cpus;
+struct profile_config __read_mostly profile_session;
 
 static unsigned int state = XEN_PROFILE_STATE_IDLE;
 static const struct profile_source *source;

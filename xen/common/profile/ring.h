@@ -65,8 +65,8 @@ struct profile_ring_lost {
  * Copy len bytes of a record to offset off of the consumer's buffer.
  * Returns 0 or -EFAULT.
  */
-typedef int profile_ring_copy_fn(void *ctx, unsigned int off, const void *src,
-                         unsigned int len);
+typedef int profile_ring_copy_fn(void *ctx, unsigned int off,
+                                 const void *src, unsigned int len);
 
 /* Make r an empty ring over buf (size a power of 2). */
 void profile_ring_init(struct profile_ring *r, void *buf, unsigned int size);

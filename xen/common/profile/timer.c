@@ -82,7 +82,7 @@ static void cf_check timer_fn(void *data)
 }
 
 static int cf_check timer_check(const struct profile_config *cfg,
-                               unsigned int *reason)
+                                unsigned int *reason)
 {
     if ( cfg->event )
         return -EINVAL;

@@ -20,8 +20,8 @@ struct cpu_user_regs;
 /* What profile_pmu_nmi() made of an NMI. */
 #define PROFILE_NMI_NONE    0   /* not the profiler's: Xen's handling */
 #define PROFILE_NMI_OURS    1   /* the profiler's alone: nothing else to do */
-#define PROFILE_NMI_PASS    2   /* the profiler's, and maybe the watchdog's:
-                                   Xen's handling, but never unknown */
+/* The profiler's, and maybe the watchdog's: Xen's handling, never unknown. */
+#define PROFILE_NMI_PASS    2
 
 #ifdef CONFIG_XEN_PROFILER
 
@@ -73,7 +73,7 @@ void profile_nmi_unblock(void);
 
 #else
 
-static inline int profile_sysctl(void *op)
+static inline int profile_sysctl(struct xen_sysctl_profile_op *op)
 {
     return -EOPNOTSUPP;
 }

@@ -91,8 +91,8 @@ struct pmu_cpu {
     uint64_t asked;                 /* the period asked for (fixed) */
     unsigned int frequency;         /* Hz asked for; 0: fixed period */
     uint64_t last;                  /* get_cycles() at the last arm */
-    uint64_t min_ticks;             /* get_cycles() ticks between overflows
-                                       at XEN_PROFILE_MAX_SAMPLE_HZ */
+    /* get_cycles() ticks between overflows at XEN_PROFILE_MAX_SAMPLE_HZ. */
+    uint64_t min_ticks;
     /* What start found, put back by stop. */
     register_t saved_pmcr, saved_filter;
 };

@@ -5,7 +5,7 @@
  * port, over a simulated PMU, in place of this file.
  *
  * The driver probes every MSR it uses with the _safe accessors when it
- * arms a counter (pmu_cpu_start()); the overflow NMI and the stop use
+ * arms a counter (profile_pmu_cpu_start()); the overflow NMI and the stop use
  * the plain ones, on those MSRs alone: no fault and no exception fixup
  * in NMI context, whose IRET would unblock NMIs.
  */

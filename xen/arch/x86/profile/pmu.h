@@ -99,11 +99,11 @@ struct pmu_cpu {
     unsigned int frequency;         /* Hz asked for; 0: fixed period */
     uint64_t tsc_khz;
     uint64_t last_tsc;              /* TSC at the last (re-)arm */
-    uint64_t min_ticks;             /* TSC ticks between overflows at the
-                                       most samples a second */
+    /* TSC ticks between overflows at the most samples a second. */
+    uint64_t min_ticks;
     uint64_t nmis;                  /* overflows of our counter */
-    bool throttle;                  /* the last one came too soon: period
-                                       raised (the source counts it) */
+    /* The last one came too soon: period raised (the source counts it). */
+    bool throttle;
     /* What start() found, put back by stop(). */
     uint64_t saved_ctl, saved_ctr, saved_fixed_ctrl, saved_global_ctrl;
     uint32_t saved_lvtpc;

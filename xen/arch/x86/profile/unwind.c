@@ -98,10 +98,10 @@ static always_inline bool inside(unsigned long p, unsigned int n,
  * address in *addr, its start in *frame; *next becomes the saved rbp.
  */
 static always_inline unsigned int read_frame(unsigned long *next,
-                                            unsigned long low,
-                                            unsigned long end,
-                                            unsigned long *addr,
-                                            const unsigned long **frame)
+                                             unsigned long low,
+                                             unsigned long end,
+                                             unsigned long *addr,
+                                             const unsigned long **frame)
 {
     if ( inside(*next, 2, low, end) )
     {
