@@ -10,7 +10,8 @@
 #   - re-apply the patch series from the first patch that changed, or
 #     that changes an overlay file that changed (a backport): the
 #     series of SRC's Xen version (XEN_VERSION.XEN_SUBVERSION in its
-#     xen/Makefile), as patches/bases maps it to a folder of patches/.
+#     xen/Makefile), as patches/bases maps it to a folder of patches/,
+#     then that folder's local patches (not part of the series).
 # A patch that does not apply, or a version without a series, stops with
 # an error naming it.
 set -euo pipefail
@@ -87,7 +88,11 @@ fi
 # 3. Patch series: keep the applied patches up to the first that changed
 # or that touches a changed overlay file.
 pdir=patches/$series_dir
-mapfile -t want < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$pdir/series")
+# The series, then the patches applied after it that are not part of it
+# (patches/<dir>/local: "KIND PATCH" lines).
+mapfile -t want < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$pdir/series"
+                    [ ! -f "$pdir/local" ] ||
+                        awk '{ sub(/#.*/, "") } NF { print $2 }' "$pdir/local")
 mapfile -t have < <(cat "$applied/series" 2>/dev/null)
 touches_changed() {
     sed -n -e 's|^+++ b/||p' -e 's|^--- a/||p' "$applied/$1" | cut -f1 |

@@ -12,7 +12,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 prep() { OVERLAY_DIR=$tmp/ov "$top/scripts/prepare.sh" "$tarball" "$tmp/src" > "$tmp/log" 2>&1; }
 
-plan 19
+plan 21
 [ -n "$tarball" ] || { echo "Bail out! no tarball in $BUILD/dl (run make fetch)"; exit 1; }
 mkdir -p "$tmp/ov/xen/common" "$tmp/ov/tools/misc" "$tmp/ov/patches/t"
 # The tarball's version maps to the series folder t.
@@ -97,6 +97,19 @@ prep
 check "dropped from the series, it is reverted" \
     sh -c "grep -q 'reverting 0002' '$tmp/log' && ! grep -q backported '$tmp/src/tools/misc/b.c' &&
            grep -q tail '$tmp/src/tools/misc/b.c'"
+
+# A local patch (patches/t/local: "KIND PATCH"), applied after the series.
+sed 's/backported/local/' "$tmp/ov/patches/t/0002-backport.patch" \
+    > "$tmp/ov/patches/t/project-local.patch"
+printf '# comment\nproject project-local.patch  # the project only\n' > "$tmp/ov/patches/t/local"
+prep
+check "a local patch is applied after the series, its comments ignored" \
+    sh -c "grep -q '2 in series, 1 (re)applied' '$tmp/log' &&
+           grep -q 'applied project-local.patch' '$tmp/log' && grep -q local '$tmp/src/tools/misc/b.c'"
+rm "$tmp/ov/patches/t/local"
+prep
+check "dropped from the local list, it is reverted" \
+    sh -c "grep -q 'reverting project-local.patch' '$tmp/log' && ! grep -q local '$tmp/src/tools/misc/b.c'"
 
 cat > "$tmp/ov/patches/t/0002-bad.patch" <<'EOP'
 Subject: [PATCH] does not apply
