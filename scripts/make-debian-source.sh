@@ -5,7 +5,8 @@
 # 4.17 (ORIG, its orig tarball, and DEBIAN, its debian.tar.xz) with the
 # xl profile series added, unpacked in OUT/xen-UPSTREAM/:
 #   - the 4.17 series as `make series` writes it (each patch with the new
-#     files it adds) in debian/patches/profile/, after Debian's own
+#     files it adds), and the project's local patches after it (the host
+#     jobs: SERIES_LOCAL=1), in debian/patches/profile/, after Debian's own
 #     patches in debian/patches/series (applied by quilt, as dpkg-source
 #     does), less its binary files: quilt cannot apply them, and they are
 #     only inputs of the fuzzer, which the package does not build;
@@ -31,7 +32,8 @@ for f in "$orig" "$debian"; do
 done
 
 # The series, from the pristine 4.17 tree, without its binary files.
-"$top/scripts/make-series.sh" "$orig" "$out/upstream" > "$out/series.log"
+SERIES_LOCAL=1 \
+    "$top/scripts/make-series.sh" "$orig" "$out/upstream" > "$out/series.log"
 git=(git -C "$out/upstream.git")
 mapfile -t binary < <("${git[@]}" diff --numstat --no-renames -z series-base series-head |
                       tr '\0' '\n' | awk -F'\t' '$1 == "-" { print ":(exclude)" $3 }')

@@ -6,7 +6,9 @@
 # its pristine copy in OUT.git, one per patch of its series (with the new
 # files patches/<series>/files assigns to it) plus a CHANGELOG entry for
 # that tree, written by `git format-patch --cover-letter` into OUT.
-# scripts/check-series.sh builds each commit in turn.
+# The patches patches/<series>/local lists are left out, unless
+# SERIES_LOCAL=1 (the Debian package) makes them commits after the
+# series.  scripts/check-series.sh builds each commit in turn.
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
 
@@ -38,6 +40,11 @@ g commit -q -m "Xen $ver, as given"
 g tag series-base
 
 cd "$top"
+# local KIND: the patches of that kind patches/<series>/local lists.
+local_patches() {
+    [ ! -f "patches/$dir/local" ] ||
+        awk -v k="$1" '{ sub(/#.*/, "") } $1 == k { print $2 }' "patches/$dir/local"
+}
 n=0
 while read -r p; do
     # The patch's message: its Subject (without "[PATCH] ") and body.
@@ -54,11 +61,17 @@ while read -r p; do
     g add -A
     g commit -q --author="$author" -F "$out/msg"
     n=$((n + 1))
-done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "patches/$dir/series")
+done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "patches/$dir/series"
+         [ "${SERIES_LOCAL:-0}" != 1 ] || { local_patches own; local_patches project; })
 
 # Every new file must have gone into some commit, but those the files
-# list says this series does not use ("unused <paths>").
+# list says this series does not use ("unused <paths>"), and those of
+# the local patches left out.
 unused=$(awk '$1 == "unused" { $1 = ""; print }' "patches/$dir/files")
+if [ "${SERIES_LOCAL:-0}" != 1 ]; then
+    unused="$unused $(for p in $(local_patches own; local_patches project); do
+                          awk -v p="$p" '$1 == p { $1 = ""; print }' "patches/$dir/files"; done)"
+fi
 skip=$(git ls-files -- ${unused:-/dev/null} 2>/dev/null || true)
 left=$(git ls-files -- xen tools docs | while read -r f; do
            [ -e "$work/$f" ] || grep -qxF -- "$f" <<<"$skip" || echo "$f"; done)

@@ -37,7 +37,9 @@ fi
 ok "make-debian-source.sh builds the tree"
 cd "$tree" || exit 1
 
-n=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/patches/4.17/series" | wc -l)
+# The series and its local patches (the host jobs).
+n=$( (sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/patches/4.17/series"
+      awk '{ sub(/#.*/, "") } NF' "$top/patches/4.17/local") | wc -l)
 check "the version is Debian's plus +profile1" \
     test "$(dpkg-parsechangelog -S Version)" = "$XEN_DEB_VERSION+profile1"
 check "the entry is for bookworm" test "$(dpkg-parsechangelog -S Distribution)" = bookworm

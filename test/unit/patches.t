@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The patch series of every base applies, in order and without fuzz, to
 # its pristine source with the overlay copied in, as prepare.sh applies
-# it: patches/4.17 to Debian's 4.17.5 tarball, patches/4.22 to Xen 4.22.0
+# it (the series, then its local patches): patches/4.17 to Debian's 4.17.5 tarball, patches/4.22 to Xen 4.22.0
 # and to the staging snapshot (../shared/xen, skipped where absent);
 # patches only change existing upstream files (a backport, "area:
 # backport ...", may add a file Xen 4.22 has, or adapt overlay files to
@@ -15,7 +15,14 @@ deb=$(ls "$BUILD"/dl/xen_*.orig.tar.xz 2>/dev/null | head -n 1)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$top"
-series() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/patches/$1/series"; }
+# series DIR: the patches prepare.sh applies, the series then its local
+# ones; upstream DIR: the series alone.
+upstream() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/patches/$1/series"; }
+series() {
+    upstream "$1"
+    [ ! -f "$top/patches/$1/local" ] ||
+        awk '{ sub(/#.*/, "") } NF { print $2 }' "$top/patches/$1/local"
+}
 folder() {    # folder VERSION: the series folder patches/bases maps it to
     awk -v v="$1" '$1 == v { print $2 }' patches/bases
 }
@@ -71,7 +78,7 @@ done
 
 extra=$(cd patches && for d in */; do
             d=${d%/}
-            ls "$d" | grep -v -x -F -e series -e files $(series "$d" | sed 's/^/-e /') |
+            ls "$d" | grep -v -x -F -e series -e files -e local $(series "$d" | sed 's/^/-e /') |
                 sed "s|^|$d/|"
         done)
 check "every file in patches/*/ is in its series${extra:+ (not: $extra)}" test -z "$extra"
