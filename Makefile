@@ -273,7 +273,9 @@ debian-packages: debian-source
 	@$(STAGE) debian/packages scripts/build-debian.sh $(DEBIAN_TREE)
 
 # The upstream series for this base (XEN_BASE=staging for xen-devel):
-# git format-patch output with a cover letter in $(BUILD)/series/.
+# git format-patch output with an RFC cover letter in $(BUILD)/series/,
+# the fixes posted on their own in $(BUILD)/series/own/.  The sender is
+# git config's user.name and user.email, or SERIES_AUTHOR="Name <addr>".
 series: fetch
 	@scripts/make-series.sh $(or $(XEN_SRC),$(TARBALL)) $(BUILD)/series
 

@@ -32,7 +32,7 @@ for f in "$orig" "$debian"; do
 done
 
 # The series, from the pristine 4.17 tree, without its binary files.
-SERIES_LOCAL=1 \
+SERIES_AUTHOR=$maint SERIES_LOCAL=1 \
     "$top/scripts/make-series.sh" "$orig" "$out/upstream" > "$out/series.log"
 git=(git -C "$out/upstream.git")
 mapfile -t binary < <("${git[@]}" diff --numstat --no-renames -z series-base series-head |

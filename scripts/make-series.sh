@@ -5,10 +5,17 @@
 # SOURCE (a source archive, or a checkout with XEN_SRC) as git commits on
 # its pristine copy in OUT.git, one per patch of its series (with the new
 # files patches/<series>/files assigns to it) plus a CHANGELOG entry for
-# that tree, written by `git format-patch --cover-letter` into OUT.
-# The patches patches/<series>/local lists are left out, unless
-# SERIES_LOCAL=1 (the Debian package) makes them commits after the
-# series.  scripts/check-series.sh builds each commit in turn.
+# that tree, written by `git format-patch --cover-letter --rfc` into OUT.
+# The fixes of upstream Xen that patches/<series>/local posts on their own
+# ("own") go to OUT/own/, each on the pristine tree; the project's own
+# patches there ("project") are left out, unless SERIES_LOCAL=1 (the
+# Debian package) makes them commits after the series.
+# scripts/check-series.sh builds each commit in turn.
+#
+# The sender is the author of every commit and signs each off:
+# SERIES_AUTHOR="Name <address>", else git's user.name and user.email.
+# Without one, or with a subject over 72 columns or a body line over 75,
+# it stops with one line saying so.
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
 
@@ -16,13 +23,41 @@ source=$1
 out=$2
 top=$(cd "$(dirname "$0")/.." && pwd)
 work=$out.git
+author=${SERIES_AUTHOR:-}
+if [ -z "$author" ]; then
+    name=$(git -C "$top" config user.name || true)
+    email=$(git -C "$top" config user.email || true)
+    [ -z "$name" ] || [ -z "$email" ] || author="$name <$email>"
+fi
+if ! [[ $author =~ ^([^<>]*[^<> ])\ \<([^<>@ ]+@[^<>@ ]+)\>$ ]]; then
+    echo "error: make series needs its sender (author and sign-off): set git config user.name and user.email, or SERIES_AUTHOR='Name <address>'${author:+ (not: $author)}" >&2
+    exit 1
+fi
+name=${BASH_REMATCH[1]} email=${BASH_REMATCH[2]}
 # Commits dated as this repository's last one (or SOURCE_DATE_EPOCH), so
 # that the same tree gives the same series.
 when=$(source_date)
 export GIT_AUTHOR_DATE="@$when" GIT_COMMITTER_DATE="@$when"
-author="xl profile developers <xen-devel@lists.xenproject.org>"
-g() { git -C "$work" -c user.name="xl profile developers" \
-          -c user.email=xen-devel@lists.xenproject.org "$@"; }
+g() { git -C "$work" -c user.name="$name" -c user.email="$email" "$@"; }
+# msg PATCH: its message as Xen's, signed off by the sender, into
+# $out/msg: the Subject (without "[PATCH] "), a blank line, the body.
+msg() {
+    local subject
+    subject=$(sed -n 's/^Subject: \[PATCH\] //p' "$1" | head -n 1)
+    { echo "$subject"; echo
+      sed -n '/^Subject: /,/^---$/p' "$1" | sed '1d;$d' | sed '/./,$!d'
+      echo; echo "Signed-off-by: $author"; } > "$out/msg"
+    check_msg "$out/msg" "$1"
+}
+# check_msg FILE WHAT: a subject of at most 72 columns, body lines of at
+# most 75.
+check_msg() {
+    awk -v what="$2" 'NR == 1 && length($0) > 72 {
+                          printf "error: %s: subject of %d columns (at most 72)\n", what, length($0); exit 1 }
+                      NR > 1 && length($0) > 75 {
+                          printf "error: %s: body line %d of %d columns (at most 75)\n", what, NR, length($0); exit 1 }' \
+        "$1" >&2
+}
 
 rm -rf "$work" "$out"
 mkdir -p "$work" "$out"
@@ -47,9 +82,7 @@ local_patches() {
 }
 n=0
 while read -r p; do
-    # The patch's message: its Subject (without "[PATCH] ") and body.
-    subject=$(sed -n 's/^Subject: \[PATCH\] //p' "patches/$dir/$p" | head -n 1)
-    sed -n '/^Subject: /,/^---$/p' "patches/$dir/$p" | sed '1d;$d' > "$out/msg.body"
+    msg "patches/$dir/$p"
     patch -d "$work" -p1 -s --batch --forward --fuzz=0 < "patches/$dir/$p"
     # The new files that go with it.
     files=$(awk -v p="$p" '$1 == p { $1 = ""; print }' "patches/$dir/files")
@@ -57,9 +90,8 @@ while read -r p; do
         mkdir -p "$work/$(dirname "$f")"
         cp "$f" "$work/$f"
     done
-    { echo "$subject"; cat "$out/msg.body"; } > "$out/msg"
     g add -A
-    g commit -q --author="$author" -F "$out/msg"
+    g commit -q -F "$out/msg"
     n=$((n + 1))
 done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "patches/$dir/series"
          [ "${SERIES_LOCAL:-0}" != 1 ] || { local_patches own; local_patches project; })
@@ -94,13 +126,26 @@ if g diff --quiet series-base HEAD -- CHANGELOG.md; then
         "Record \`xl profile\`, libxenprofile and the xenprofile command." \
         "$author" > "$out/msg"
     g add -A
-    g commit -q --author="$author" -F "$out/msg"
+    g commit -q -F "$out/msg"
     n=$((n + 1))
 fi
-rm -f "$out/msg" "$out/msg.body"
 g tag series-head
 
-g format-patch -q --cover-letter -o "$out" series-base..HEAD
+# The fixes posted on their own, each on the pristine tree.
+own=0
+for p in $(local_patches own); do
+    msg "patches/$dir/$p"
+    g checkout -q --detach series-base
+    patch -d "$work" -p1 -s --batch --forward --fuzz=0 < "patches/$dir/$p"
+    g add -A
+    g commit -q -F "$out/msg"
+    g format-patch -q -o "$out/own" --start-number $((own + 1)) -1 HEAD
+    own=$((own + 1))
+done
+g checkout -q --detach series-head
+rm -f "$out/msg"
+
+g format-patch -q --rfc --cover-letter -o "$out" series-base..series-head
 cover=$(ls "$out"/0000-cover-letter.patch)
 python3 - "$cover" "$ver" <<'EOF'
 import sys
@@ -109,26 +154,33 @@ s = open(path).read()
 s = s.replace('*** SUBJECT HERE ***', 'xl profile: a sampling profiler of the hypervisor')
 s = s.replace('*** BLURB HERE ***', '''Xen has no working way to see where the hypervisor itself spends its
 time: perf in dom0 sees no Xen stacks, and xenoprof is gone.  This
-series puts a sampling profiler inside Xen (x86):
+series puts a sampling profiler inside Xen (x86 and Arm64):
 
  - per pCPU, samples on a timer interrupt, or on a PMU counter overflow
-   NMI where a usable PMU exists; each sample is the TSC, pCPU, domain,
-   vCPU, guest mode, IP and a bounded frame-pointer walk of Xen's stack,
-   taken only within this pCPU's own stacks (never from a guest %rsp);
+   (an NMI on x86, an interrupt on Arm) where a usable PMU exists; each
+   sample is the time, pCPU, domain, vCPU, guest mode, IP and a bounded
+   frame-pointer walk of Xen's stack, taken only within this pCPU's own
+   stacks (never from a guest %rsp);
  - per-pCPU lock-free rings owned by Xen with exact lost counts, drained
    by a new sysctl (XEN_SYSCTL_profile_op), control domain only (FLASK:
    xen2:profile_op);
  - the PMU source does not use the NMI callback slot: do_nmi() gives it
-   its overflows first, so microcode loading and livepatching cannot
-   starve it; vPMU and the profiler exclude each other;
+   its overflows after the callback, so the crash and livepatch paths
+   run nothing of it, and a livepatch apply is refused while it runs;
+   vPMU and the profiler exclude each other;
  - toolstack: xc_profile_*, libxl_profile_* (LIBXL_HAVE_PROFILE),
    `xl profile start|stop|status|record|report`, and libxenprofile with
    the `xenprofile` command for offline reports, flame graphs and pprof.
 
 Without CONFIG_XEN_PROFILER nothing of it is built and the sysctl
-answers -EOPNOTSUPP.  Tested on Xen @VER@ in QEMU (TCG): unit tests of the
-sample path in userspace (including a simulated PMU), a sysctl fuzzer,
-and end-to-end jobs in dom0.
+answers -EOPNOTSUPP.  Tested on Xen @VER@ in QEMU (TCG) only, x86_64 and
+Arm64: unit tests of the sample path in userspace (including a simulated
+x86 PMU), a sysctl fuzzer, and end-to-end jobs in dom0; the x86 PMU
+source has not run on Intel or AMD hardware, hence Experimental in
+SUPPORT.md.
+
+No MAINTAINERS entry is proposed: who looks after these files is for the
+sender and the maintainers to agree on.
 
 What each patch does:
 '''.replace('@VER@', ver))

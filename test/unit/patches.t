@@ -6,7 +6,10 @@
 # and to the staging snapshot (../shared/xen, skipped where absent);
 # patches only change existing upstream files (a backport, "area:
 # backport ...", may add a file Xen 4.22 has, or adapt overlay files to
-# its older base); no upstream file is committed.
+# its older base); no upstream file is committed.  Each patch's message
+# is as Xen's: an "area: what" subject of at most 72 columns, body lines
+# of at most 75, and no author or sign-off (make series adds the
+# sender's); a fix posted on its own says what it fixes.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/test/lib/tap.sh"
 : "${BUILD:=$top/build}"
@@ -38,7 +41,7 @@ for b in "${bases[@]}"; do
     [ -f "${2:-}" ] && v=$("$top/scripts/xen-version.sh" "$2") &&
         n=$((n + 2 * $(series "$(folder "$v")" | wc -l) + 1)) || n=$((n + 1))
 done
-plan $((n + 4))
+plan $((n + 7))
 if [ -z "$deb" ]; then
     echo "Bail out! the pinned tarball is not in $BUILD/dl (run make fetch)"
     exit 1
@@ -83,9 +86,27 @@ extra=$(cd patches && for d in */; do
         done)
 check "every file in patches/*/ is in its series${extra:+ (not: $extra)}" test -z "$extra"
 bad=$(cd patches && for d in */; do for p in $(series "${d%/}"); do
-          grep -q '^Subject: ' "$d$p" && grep -q '^Signed-off-by: ' "$d$p" || echo "$d$p"
+          grep -q '^Subject: \[PATCH\] [^ ]*: ' "$d$p" || echo "$d$p"
       done; done)
-check "every patch has a Subject and a Signed-off-by${bad:+ (not: $bad)}" test -z "$bad"
+check "every patch has a Subject \"[PATCH] area: what\"${bad:+ (not: $bad)}" test -z "$bad"
+# The message: Subject to the first "---".
+long=$(cd patches && for d in */; do for p in $(series "${d%/}"); do
+           awk -v p="$d$p" '/^---$/ { exit }
+               /^Subject: / { s = $0; sub(/^Subject: \[PATCH\] /, "", s)
+                              if (length(s) > 72) print p ": subject"; next }
+               length($0) > 75 { print p ":" NR; exit }' "$d$p"
+       done; done | tr '\n' ' ')
+check "subjects of at most 72 columns, body lines of at most 75${long:+ (not: $long)}" test -z "$long"
+who=$(cd patches && for d in */; do for p in $(series "${d%/}"); do
+          sed '/^---$/q' "$d$p" | grep -q -E '^(From|Signed-off-by): ' && echo "$d$p"
+      done; done | tr '\n' ' ')
+check "no patch names an author or signs off: make series adds the sender's${who:+ (not: $who)}" test -z "$who"
+nofix=$(cd patches && for f in */local; do
+            d=${f%/local}
+            awk '{ sub(/#.*/, "") } $1 == "own" { print $2 }' "$f" | while read -r p; do
+                grep -q -E '^Fixes: [0-9a-f]{12} \(".*"\)$' "$d/$p" || echo "$d/$p"; done
+        done | tr '\n' ' ')
+check "every fix posted on its own has a Fixes: tag${nofix:+ (not: $nofix)}" test -z "$nofix"
 
 # The overlay (xen/, tools/, docs/) holds only new files.  The project's
 # own root files (Makefile, COPYING, .gitignore) share upstream's names but

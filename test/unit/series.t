@@ -1,0 +1,103 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# make series (scripts/make-series.sh) on the staging snapshot
+# (../shared/xen; 4.22.0 when it is absent), as xen-devel would get it:
+#   - without a sender (git config user.name/user.email, SERIES_AUTHOR) it
+#     stops with one line, before writing anything;
+#   - every commit is the sender's and signed off by the sender, and no
+#     message names the list address or has a subject over 72 columns or
+#     a body line over 75;
+#   - the series applies with `git am` to the pristine tree;
+#   - the project's local content stays out; the fix posted on its own
+#     is in OUT/own/, with its Fixes: tag, and applies on its own;
+#   - a patch whose subject is over 72 columns stops it, naming the patch.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/test/lib/tap.sh"
+: "${SHARED_XEN:=$top/../shared/xen}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+plan 15
+tarball=$(ls "$SHARED_XEN"/xen-staging-*.tar.xz 2>/dev/null | head -n 1)
+[ -f "$tarball" ] || tarball=$SHARED_XEN/xen-4.22.0.tar.xz
+if [ ! -f "$tarball" ]; then
+    for i in $(seq 15); do skip "make series" "no Xen 4.22 or staging source in $SHARED_XEN"; done
+    exit 0
+fi
+diag "base: $(basename "$tarball")"
+
+# A copy of this checkout (as committed or not) as a repository of its
+# own, so that its patches can be edited and its git config is its own.
+repo=$tmp/repo
+mkdir -p "$repo"
+(cd "$top" && git ls-files -z --cached --others --exclude-standard | xargs -0 tar -cf - --) | tar -C "$repo" -xf -
+git -C "$repo" init -q && git -C "$repo" add -A &&
+    git -C "$repo" -c user.name=t -c user.email=t@t commit -q -m copy
+export SOURCE_DATE_EPOCH=1700000000
+# Nothing of the machine's or the user's git config.
+export GIT_CONFIG_NOSYSTEM=1 HOME=$tmp/home
+mkdir -p "$HOME"
+series() { "$repo/scripts/make-series.sh" "$tarball" "$tmp/out" > "$tmp/log" 2>&1; }
+
+unset SERIES_AUTHOR
+series
+rc=$?
+check "without a sender it fails (status $rc)" test $rc -eq 1
+check "... with one line naming git config user.name and SERIES_AUTHOR" \
+    sh -c "test \$(wc -l < '$tmp/log') -eq 1 && grep -q 'git config user.name' '$tmp/log' &&
+           grep -q SERIES_AUTHOR '$tmp/log'"
+check "... before writing anything" test ! -e "$tmp/out" -a ! -e "$tmp/out.git"
+SERIES_AUTHOR=nobody series
+check "SERIES_AUTHOR without an address fails and says so" \
+    sh -c "grep -q \"error: .*(not: nobody)\" '$tmp/log'"
+
+git -C "$repo" config user.name "Jane Sender"
+git -C "$repo" config user.email "jane@example.org"
+series
+rc=$?
+sed 's/^/# /' "$tmp/log"
+check "with git config's sender it writes the series (status $rc)" test $rc -eq 0
+g() { git -C "$tmp/out.git" "$@"; }
+n=$(g rev-list --count series-base..series-head 2>/dev/null || echo 0)
+authors=$(g log --format='%an <%ae>|%cn <%ce>' series-base..series-head | sort -u)
+check "every one of the $n commits is the sender's" test "$authors" = "Jane Sender <jane@example.org>|Jane Sender <jane@example.org>"
+signed=$(g log --format='%(trailers:key=Signed-off-by,valueonly)' series-base..series-head | sed '/^$/d' | sort | uniq -c)
+check "each is signed off by the sender alone" \
+    test "$(echo $signed)" = "$n Jane Sender <jane@example.org>"
+check "no message names the list address" \
+    sh -c "! git -C '$tmp/out.git' log --format='%an %ae %B' series-base..series-head | grep -q -i 'xen-devel@\|xl profile developers'"
+long=$(g log --format='%x00%B' series-base..series-head |
+       awk -v RS='\0' 'NF { split($0, l, "\n"); if (length(l[1]) > 72) print "subject: " l[1]
+                            for (i = 2; i in l; i++) if (length(l[i]) > 75) print "line: " l[i] }')
+check "no subject over 72 columns, no body line over 75${long:+ ($long)}" test -z "$long"
+check "the cover letter is an RFC of $n patches that leaves MAINTAINERS to the sender" \
+    sh -c "grep -q '^Subject: \[RFC PATCH 00/$n\]' '$tmp/out/0000-cover-letter.patch' &&
+           grep -q MAINTAINERS '$tmp/out/0000-cover-letter.patch'"
+
+mkdir "$tmp/am"
+tar -C "$tmp/am" --strip-components=1 -xf "$tarball"
+(cd "$tmp/am" && git init -q && git add -A && git -c user.name=t -c user.email=t@t commit -q -m base &&
+ git -c user.name=t -c user.email=t@t am -q $(ls "$tmp"/out/[0-9]*.patch | grep -v /0000-cover-letter)) \
+    > "$tmp/am.log" 2>&1
+rc=$?
+[ $rc -ne 0 ] || [ "$(git -C "$tmp/am" rev-list --count HEAD)" = $((n + 1)) ] || rc=1
+check "the $n patches apply with git am to $(basename "$tarball") (status $rc)" test $rc -eq 0
+[ $rc -eq 0 ] || sed 's/^/# /' "$tmp/am.log" | tail -n 5
+check "the project's own content is in no commit (host jobs, build configurations)" \
+    sh -c "test -z \"\$(git -C '$tmp/out.git' ls-tree -r --name-only series-head -- tools/profile-jobs \
+                       xen/arch/x86/configs/profiler.config docs/misc/osstest.md)\""
+own=$(ls "$tmp"/out/own/*.patch 2>/dev/null)
+check "the flask fix is posted on its own, with its Fixes: tag and the sender's sign-off" \
+    sh -c "test \$(echo '$own' | wc -w) -eq 1 && grep -q '^Fixes: [0-9a-f]\{12\} (\"' $own &&
+           grep -q '^Signed-off-by: Jane Sender <jane@example.org>' $own"
+(cd "$tmp/am" && git checkout -q HEAD~$n && git apply --check $own) > "$tmp/own.log" 2>&1
+rc=$?
+check "... and applies to the pristine tree" test $rc -eq 0
+[ $rc -eq 0 ] || sed "s/^/# /" "$tmp/own.log"
+
+# A subject over 72 columns stops it, naming the patch.
+p=$(ls "$repo"/patches/4.22/0013-*.patch)
+sed -i '1s/$/ and a subject far too long to be read in one line/' "$p"
+series
+check "a subject over 72 columns stops it, naming the patch" \
+    sh -c "grep -q 'error: patches/4.22/0013-.*: subject of [0-9]* columns (at most 72)' '$tmp/log'"
+finish
