@@ -279,9 +279,13 @@ debian-packages: debian-source
 series: fetch
 	@scripts/make-series.sh $(or $(XEN_SRC),$(TARBALL)) $(BUILD)/series
 
-# Build the hypervisor and the toolstack after each patch of the series.
-check-series: series
-	@$(STAGE) $(LABEL)/check-series scripts/check-series.sh $(BUILD)/series
+# Build the hypervisor and the toolstack after each patch of the series,
+# for each of CHECK_SERIES_ARCHS: x86_64 and (cross-built) arm64, but
+# x86_64 alone for 4.17 (which has no Arm series).
+CHECK_SERIES_ARCHS ?= x86_64$(if $(filter 4.17,$(BASE)),, arm64)
+check-series: series $(if $(filter arm64,$(CHECK_SERIES_ARCHS)),sysroot)
+	@SYSROOT=$(SYSROOT) CHECK_SERIES_ARCHS="$(CHECK_SERIES_ARCHS)" \
+		$(STAGE) $(LABEL)/check-series scripts/check-series.sh $(BUILD)/series
 
 # Any job on the virtual host: make vhost JOB=test/jobs/foo.sh
 vhost: build

@@ -3,31 +3,48 @@
 #
 # check-series.sh OUT: build the hypervisor and the toolstack at every
 # commit of the series make-series.sh left in OUT.git, in order (each
-# build incremental on the last), and print one line per commit.  Exit
-# status: 0 when every commit builds.
+# build incremental on the last), for each of CHECK_SERIES_ARCHS
+# (default: x86_64 arm64; arm64 is cross-built, in a clone OUT-arm64.git,
+# against SYSROOT), and print one line per commit and arch.  Each arch's
+# hypervisor is configured with this project's profiler.config (options
+# a commit does not have yet are skipped).  Exit status: 0 when every
+# commit builds for every arch.
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
 top=$(cd "$(dirname "$0")/.." && pwd)
-work=$(cd "$1.git" && pwd)
-dest=$1.dist
-mapfile -t commits < <(git -C "$work" rev-list --reverse series-base..series-head)
+out=$1
+archs=${CHECK_SERIES_ARCHS:-x86_64 arm64}
+mapfile -t commits < <(git -C "$out.git" rev-list --reverse series-base..series-head)
 fails=0 i=0
-for c in "${commits[@]}"; do
-    i=$((i + 1))
-    git -C "$work" checkout -q "$c"
-    subject=$(git -C "$work" log -1 --format=%s)
-    start=$(date +%s)
-    if FRAGMENT=$top/xen/arch/x86/configs/profiler.config LAX_FRAGMENT=1 \
-           "$top/scripts/build-xen.sh" "$work" > "$1.log.$i" 2>&1 &&
-       "$top/scripts/build-tools.sh" "$work" "$dest" >> "$1.log.$i" 2>&1; then
-        echo "ok $i - builds after: $subject ($(( $(date +%s) - start )) s)"
-    else
-        echo "not ok $i - does not build after: $subject (log: $1.log.$i)"
-        tail -n 15 "$1.log.$i" | sed 's/^/# /'
-        fails=$((fails + 1))
-    fi
+for arch in $archs; do
+    case $arch in
+    x86_64) work=$out.git frag=$top/xen/arch/x86/configs/profiler.config ;;
+    arm64)
+        : "${SYSROOT:?check-series.sh: arm64 needs SYSROOT (make sysroot)}"
+        work=$out-arm64.git frag=$top/xen/arch/arm/configs/profiler.config
+        rm -rf "$work"
+        git clone -q "$out.git" "$work" ;;
+    *) echo "error: CHECK_SERIES_ARCHS: $arch: expected x86_64 or arm64" >&2; exit 2 ;;
+    esac
+    n=0
+    for c in "${commits[@]}"; do
+        i=$((i + 1)) n=$((n + 1))
+        git -C "$work" checkout -q "$c"
+        subject=$(git -C "$work" log -1 --format=%s)
+        log=$out.log.$arch.$n
+        start=$(date +%s)
+        if XEN_ARCH=$arch FRAGMENT=$frag LAX_FRAGMENT=1 \
+               "$top/scripts/build-xen.sh" "$work" > "$log" 2>&1 &&
+           XEN_ARCH=$arch "$top/scripts/build-tools.sh" "$work" "$out.dist.$arch" >> "$log" 2>&1; then
+            echo "ok $i - $arch: builds after $n: $subject ($(( $(date +%s) - start )) s)"
+        else
+            echo "not ok $i - $arch: does not build after $n: $subject (log: $log)"
+            tail -n 15 "$log" | sed 's/^/# /'
+            fails=$((fails + 1))
+        fi
+    done
+    git -C "$work" checkout -q series-head
 done
-git -C "$work" checkout -q series-head
 echo "1..$i"
-echo "series: $((i - fails)) of $i commits build"
+echo "series: $((i - fails)) of $i builds ($archs) succeed"
 [ $fails -eq 0 ]
