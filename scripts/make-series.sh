@@ -50,11 +50,11 @@ msg() {
     check_msg "$out/msg" "$1"
 }
 # check_msg FILE WHAT: a subject of at most 72 columns, body lines of at
-# most 75.
+# most 75 (tags such as Fixes: and Signed-off-by: may be longer).
 check_msg() {
     awk -v what="$2" 'NR == 1 && length($0) > 72 {
                           printf "error: %s: subject of %d columns (at most 72)\n", what, length($0); exit 1 }
-                      NR > 1 && length($0) > 75 {
+                      NR > 1 && length($0) > 75 && !/^(Fixes|Signed-off-by): / {
                           printf "error: %s: body line %d of %d columns (at most 75)\n", what, NR, length($0); exit 1 }' \
         "$1" >&2
 }
