@@ -55,7 +55,7 @@ fi
 # The packaging of what the series adds.
 while read -r p; do
     patch -d "$tree" -p1 -s --batch --forward --fuzz=0 < "$top/patches/debian/$p"
-done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/patches/debian/series")
+done < <("$top/scripts/patch-list.sh" "$top/patches/debian" series)
 
 # The series, after Debian's patches.
 mkdir -p "$tree/debian/patches/profile"

@@ -75,11 +75,9 @@ g commit -q -m "Xen $ver, as given"
 g tag series-base
 
 cd "$top"
-# local KIND: the patches of that kind patches/<series>/local lists.
-local_patches() {
-    [ ! -f "patches/$dir/local" ] ||
-        awk -v k="$1" '{ sub(/#.*/, "") } $1 == k { print $2 }' "patches/$dir/local"
-}
+# What is committed: the series, or with SERIES_LOCAL=1 the local patches
+# after it too (scripts/patch-list.sh).
+plist() { scripts/patch-list.sh "patches/$dir" "$1"; }
 n=0
 while read -r p; do
     msg "patches/$dir/$p"
@@ -93,15 +91,14 @@ while read -r p; do
     g add -A
     g commit -q -F "$out/msg"
     n=$((n + 1))
-done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "patches/$dir/series"
-         [ "${SERIES_LOCAL:-0}" != 1 ] || { local_patches own; local_patches project; })
+done < <(plist "$([ "${SERIES_LOCAL:-0}" = 1 ] && echo applied || echo series)")
 
 # Every new file must have gone into some commit, but those the files
 # list says this series does not use ("unused <paths>"), and those of
 # the local patches left out.
 unused=$(awk '$1 == "unused" { $1 = ""; print }' "patches/$dir/files")
 if [ "${SERIES_LOCAL:-0}" != 1 ]; then
-    unused="$unused $(for p in $(local_patches own; local_patches project); do
+    unused="$unused $(for p in $(plist local); do
                           awk -v p="$p" '$1 == p { $1 = ""; print }' "patches/$dir/files"; done)"
 fi
 skip=$(git ls-files -- ${unused:-/dev/null} 2>/dev/null || true)
@@ -133,7 +130,7 @@ g tag series-head
 
 # The fixes posted on their own, each on the pristine tree.
 own=0
-for p in $(local_patches own); do
+for p in $(plist own); do
     msg "patches/$dir/$p"
     g checkout -q --detach series-base
     patch -d "$work" -p1 -s --batch --forward --fuzz=0 < "patches/$dir/$p"

@@ -89,10 +89,8 @@ fi
 # or that touches a changed overlay file.
 pdir=patches/$series_dir
 # The series, then the patches applied after it that are not part of it
-# (patches/<dir>/local: "KIND PATCH" lines).
-mapfile -t want < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$pdir/series"
-                    [ ! -f "$pdir/local" ] ||
-                        awk '{ sub(/#.*/, "") } NF { print $2 }' "$pdir/local")
+# (patches/<dir>/local).
+mapfile -t want < <("$(dirname "$0")/patch-list.sh" "$top/$pdir" applied)
 mapfile -t have < <(cat "$applied/series" 2>/dev/null)
 touches_changed() {
     sed -n -e 's|^+++ b/||p' -e 's|^--- a/||p' "$applied/$1" | cut -f1 |

@@ -38,8 +38,7 @@ ok "make-debian-source.sh builds the tree"
 cd "$tree" || exit 1
 
 # The series and its local patches (the host jobs).
-n=$( (sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/patches/4.17/series"
-      awk '{ sub(/#.*/, "") } NF' "$top/patches/4.17/local") | wc -l)
+n=$("$top/scripts/patch-list.sh" "$top/patches/4.17" applied | wc -l)
 check "the version is Debian's plus +profile1" \
     test "$(dpkg-parsechangelog -S Version)" = "$XEN_DEB_VERSION+profile1"
 check "the entry is for bookworm" test "$(dpkg-parsechangelog -S Distribution)" = bookworm
@@ -69,7 +68,7 @@ check "all $((d + n)) patches are applied" \
 # those its backport patches adapt are as the overlay's with them applied.
 mkdir -p "$tmp/adapted"
 (cd "$top" && git ls-files -- xen tools docs | tar -cf - -T -) | tar -C "$tmp/adapted" -xf -
-for p in $(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/patches/4.17/series"); do
+for p in $("$top/scripts/patch-list.sh" "$top/patches/4.17" series); do
     grep -q '^Subject: \[PATCH\] [^ ]*: backport ' "$top/patches/4.17/$p" || continue
     patch -d "$tmp/adapted" -p1 -s --batch --forward --fuzz=0 -r - \
           -i "$top/patches/4.17/$p" > /dev/null 2>&1

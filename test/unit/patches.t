@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The patch series of every base applies, in order and without fuzz, to
 # its pristine source with the overlay copied in, as prepare.sh applies
-# it (the series, then its local patches): patches/4.17 to Debian's 4.17.5 tarball, patches/4.22 to Xen 4.22.0
-# and to the staging snapshot (../shared/xen, skipped where absent);
+# it (the series, then its local patches): patches/4.17 to Debian's
+# 4.17.5 tarball, patches/4.22 to Xen 4.22.0 and to the staging snapshot (../shared/xen, skipped where absent);
 # patches only change existing upstream files (a backport, "area:
 # backport ...", may add a file Xen 4.22 has, or adapt overlay files to
 # its older base); no upstream file is committed.  Each patch's message
@@ -19,13 +19,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$top"
 # series DIR: the patches prepare.sh applies, the series then its local
-# ones; upstream DIR: the series alone.
-upstream() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/patches/$1/series"; }
-series() {
-    upstream "$1"
-    [ ! -f "$top/patches/$1/local" ] ||
-        awk '{ sub(/#.*/, "") } NF { print $2 }' "$top/patches/$1/local"
-}
+# ones.
+series() { "$top/scripts/patch-list.sh" "$top/patches/$1" applied; }
 folder() {    # folder VERSION: the series folder patches/bases maps it to
     awk -v v="$1" '$1 == v { print $2 }' patches/bases
 }
@@ -101,10 +96,9 @@ who=$(cd patches && for d in */; do for p in $(series "${d%/}"); do
           sed '/^---$/q' "$d$p" | grep -q -E '^(From|Signed-off-by): ' && echo "$d$p"
       done; done | tr '\n' ' ')
 check "no patch names an author or signs off: make series adds the sender's${who:+ (not: $who)}" test -z "$who"
-nofix=$(cd patches && for f in */local; do
-            d=${f%/local}
-            awk '{ sub(/#.*/, "") } $1 == "own" { print $2 }' "$f" | while read -r p; do
-                grep -q -E '^Fixes: [0-9a-f]{12} \(".*"\)$' "$d/$p" || echo "$d/$p"; done
+nofix=$(cd patches && for d in */; do
+            for p in $("$top/scripts/patch-list.sh" "$d" own); do
+                grep -q -E '^Fixes: [0-9a-f]{12} \(".*"\)$' "$d$p" || echo "$d$p"; done
         done | tr '\n' ' ')
 check "every fix posted on its own has a Fixes: tag${nofix:+ (not: $nofix)}" test -z "$nofix"
 
