@@ -18,6 +18,7 @@ if ! command -v valgrind > /dev/null; then
     exit 0
 fi
 make -s --no-print-directory -C "$top/tools/tests/profile" O="$out" \
+    XEN_PUBLIC_INC="$("$top/scripts/public-headers.sh" "$BUILD/tests/public")" \
     "$out/profile-cost"
 samples=1000
 echo "instructions per sample (callgrind, $samples samples each; walk + ring commit + header):"

@@ -170,7 +170,7 @@ series puts a sampling profiler inside Xen (x86 and Arm64):
    the `xenprofile` command for offline reports, flame graphs and pprof.
 
 Without CONFIG_XEN_PROFILER nothing of it is built and the sysctl
-answers -EOPNOTSUPP.  Tested on Xen @VER@ in QEMU (TCG) only, x86_64 and
+answers -ENOSYS.  Tested on Xen @VER@ in QEMU (TCG) only, x86_64 and
 Arm64: unit tests of the sample path in userspace (including a simulated
 x86 PMU), a sysctl fuzzer, and end-to-end jobs in dom0; the x86 PMU
 source has not run on Intel or AMD hardware, hence Experimental in

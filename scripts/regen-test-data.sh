@@ -10,7 +10,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 : "${BUILD:=$top/build}"
 out=$BUILD/tests/xenprofile-regen
 mkdir -p "$out"
-make -s --no-print-directory -C "$top/tools/tests/xenprofile" O="$out" all
+make -s --no-print-directory -C "$top/tools/tests/xenprofile" O="$out" \
+    XEN_PUBLIC_INC="$("$top/scripts/public-headers.sh" "$BUILD/tests/public")" all
 TEST_REGEN=1 "$out/test-xenprofile" | grep '^# regenerated' || true
 git -C "$top" status --short -- tools/tests/xenprofile/data/expected
 git -C "$top" --no-pager diff --stat -- tools/tests/xenprofile/data/expected

@@ -12,12 +12,20 @@
 
 c_suite_make() {
     make -s --no-print-directory -C "$top/tools/tests/$c_suite_name" \
-        O="$c_suite_out" "$@"
+        O="$c_suite_out" XEN_PUBLIC_INC="$c_suite_public" "$@"
 }
 
 c_suite() {
     c_suite_name=$1
     c_suite_built=0
+    # Xen's public headers with the series' ABI (scripts/public-headers.sh).
+    mkdir -p "$BUILD/tests"
+    if ! c_suite_public=$("$top/scripts/public-headers.sh" "$BUILD/tests/public" 2> "$BUILD/tests/public.log"); then
+        echo "1..1"
+        echo "not ok 1 - build $2: no public headers"
+        sed 's/^/# /' "$BUILD/tests/public.log"
+        return 1
+    fi
     mkdir -p "$BUILD/tests/$1" &&
         c_suite_out=$(cd "$BUILD/tests/$1" && pwd) ||
         { echo "Bail out! cannot create $BUILD/tests/$1"; exit 1; }

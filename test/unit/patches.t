@@ -36,7 +36,7 @@ for b in "${bases[@]}"; do
     [ -f "${2:-}" ] && v=$("$top/scripts/xen-version.sh" "$2") &&
         n=$((n + 2 * $(series "$(folder "$v")" | wc -l) + 1)) || n=$((n + 1))
 done
-plan $((n + 7))
+plan $((n + 8))
 if [ -z "$deb" ]; then
     echo "Bail out! the pinned tarball is not in $BUILD/dl (run make fetch)"
     exit 1
@@ -101,6 +101,13 @@ nofix=$(cd patches && for d in */; do
                 grep -q -E '^Fixes: [0-9a-f]{12} \(".*"\)$' "$d$p" || echo "$d$p"; done
         done | tr '\n' ' ')
 check "every fix posted on its own has a Fixes: tag${nofix:+ (not: $nofix)}" test -z "$nofix"
+# The ABI (XEN_SYSCTL_profile_op in sysctl.h) is the same on every base:
+# the lines the series add to sysctl.h.
+abi() { awk '/^\+\+\+ b\/xen\/include\/public\/sysctl.h/ { on = 1; next }
+             /^\+\+\+ / { on = 0 } on && /^\+/' "$top"/patches/$1/*.patch; }
+abi17=$(abi 4.17) abi22=$(abi 4.22)
+check "the series of 4.17 and 4.22 add the same lines to sysctl.h ($(echo "$abi22" | wc -l))" \
+    test -n "$abi22" -a "$abi17" = "$abi22"
 
 # The overlay (xen/, tools/, docs/) holds only new files.  The project's
 # own root files (Makefile, COPYING, .gitignore) share upstream's names but

@@ -6,7 +6,8 @@
  * libxenlight), so that a profile taken on a Xen host can be read
  * anywhere.  It knows:
  *   - the record stream of XEN_SYSCTL_profile_op read (decoded by byte
- *     offsets, little-endian; see xen/include/public/profilectl.h);
+ *     offsets, little-endian; see XEN_SYSCTL_profile_op in
+ *     xen/include/public/sysctl.h);
  *   - the self-contained data file `xl profile stop` writes
  *     (xenprofile.data: samples, symbol table, domains, metadata);
  *   - symbolization against the hypervisor's embedded symbol table;
@@ -32,7 +33,7 @@
 #define XENPROF_FILE_MAGIC   "XENPROF\0"    /* 8 bytes at offset 0 */
 #define XENPROF_FILE_VERSION 1
 
-/* Record stream layout (XEN_PROFILE_RECORD_VERSION 1), by byte offset. */
+/* Record stream layout (record version 1), by byte offset. */
 #define XENPROF_REC_VERSION        1
 #define XENPROF_REC_OFF_SIZE       0        /* uint16 */
 #define XENPROF_REC_OFF_TYPE       2        /* uint8 */
@@ -48,7 +49,7 @@
 #define XENPROF_REC_LOST           2        /* samples lost: a count */
 #define XENPROF_REC_OFF_LOST_COUNT 24       /* uint64, in a LOST record */
 #define XENPROF_REC_LOST_SIZE      32
-#define XENPROF_MAX_FRAMES         128      /* 1 + XEN_PROFILE_MAX_DEPTH */
+#define XENPROF_MAX_FRAMES         128      /* 1 + the ABI's MAX_DEPTH */
 
 #define XENPROF_MODE_XEN           0
 #define XENPROF_MODE_GUEST_KERNEL  1
@@ -65,7 +66,7 @@
 #define XENPROF_SOURCE_TIMER       1
 #define XENPROF_SOURCE_PMU         2
 
-/* The PMU source's events, as XEN_PROFILE_EVENT_* (0: the default, cycles). */
+/* The PMU source's events, as XEN_SYSCTL_PROFILE_EVENT_* (0: cycles). */
 #define XENPROF_EVENT_DEFAULT       0
 #define XENPROF_EVENT_CYCLES        1
 #define XENPROF_EVENT_INSTRUCTIONS  2
@@ -73,7 +74,7 @@
 #define XENPROF_EVENT_LLC_MISSES    4
 #define XENPROF_EVENT_BRANCH_MISSES 5
 
-/* Per-pCPU status flags, as XEN_PROFILE_CPU_*. */
+/* Per-pCPU status flags, as XEN_SYSCTL_PROFILE_CPU_*. */
 #define XENPROF_CPU_SAMPLED        (1u << 0)
 #define XENPROF_CPU_RING           (1u << 1)
 #define XENPROF_CPU_OFFLINED       (1u << 2)

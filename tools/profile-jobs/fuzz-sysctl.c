@@ -3,7 +3,7 @@
  * fuzz-sysctl: throw random XEN_SYSCTL_profile_op calls at the running
  * hypervisor, raw, through libxencall (no libxc checks in between), in
  * every state of the profiler, and check that Xen answers each one with
- * an errno that profilectl.h documents for that sub-op.  Then run start,
+ * an errno that sysctl.h documents for that sub-op.  Then run start,
  * read, stop, read, release cycles with samples in the rings, and compare
  * Xen's free pages before and after.  Run in dom0 as root; prints TAP.
  *
@@ -64,17 +64,20 @@ static const char *const cmd_names[NR_CMDS] = {
     "7 (none)",
 };
 
-/* The errnos profilectl.h documents for each sub-op (0: success). */
+/*
+ * The errnos sysctl.h documents for each sub-op of XEN_SYSCTL_profile_op
+ * (0: success).
+ */
 static const int documented[NR_CMDS][12] = {
     [0] = { EINVAL, EOPNOTSUPP, -1 },
-    [XEN_PROFILE_OP_start] = { 0, EINVAL, EBUSY, EOPNOTSUPP, E2BIG, ENOMEM,
-                               EIO, EFAULT, -1 },
-    [XEN_PROFILE_OP_stop] = { 0, EINVAL, ENODATA, EBUSY, -1 },
-    [XEN_PROFILE_OP_status] = { 0, EINVAL, EFAULT, -1 },
-    [XEN_PROFILE_OP_read] = { 0, EINVAL, ENODATA, EBUSY, ENOBUFS, EFAULT,
-                              -1 },
-    [XEN_PROFILE_OP_release] = { 0, EINVAL, ENODATA, EBUSY, -1 },
-    [XEN_PROFILE_OP_symbols] = { 0, EINVAL, ENOBUFS, EFAULT, -1 },
+    [XEN_SYSCTL_PROFILE_start] = { 0, EINVAL, EBUSY, ENODEV, E2BIG, ENOMEM,
+                                   EIO, EFAULT, -1 },
+    [XEN_SYSCTL_PROFILE_stop] = { 0, EINVAL, ENODATA, EBUSY, -1 },
+    [XEN_SYSCTL_PROFILE_status] = { 0, EINVAL, EFAULT, -1 },
+    [XEN_SYSCTL_PROFILE_read] = { 0, EINVAL, ENODATA, EBUSY, ENOBUFS, EFAULT,
+                                  -1 },
+    [XEN_SYSCTL_PROFILE_release] = { 0, EINVAL, ENODATA, EBUSY, -1 },
+    [XEN_SYSCTL_PROFILE_symbols] = { 0, EINVAL, ENOBUFS, EFAULT, -1 },
     [7] = { EINVAL, EOPNOTSUPP, -1 },
 };
 
@@ -128,7 +131,7 @@ static int op(unsigned int cmd)
 }
 
 /* A start request: mostly sane, sometimes anything. */
-static void random_start(struct xen_profile_start *s, bool sane)
+static void random_start(struct xen_sysctl_profile_start *s, bool sane)
 {
     int kind;
     void *p;
@@ -147,7 +150,7 @@ static void random_start(struct xen_profile_start *s, bool sane)
     if ( !sane && !below(8) )
         s->flags = rnd();
     if ( !sane && !below(8) )
-        s->nr_failed = rnd();
+        s->nr_failed = rnd();           /* OUT only: ignored */
     if ( below(3) )
     {
         /* A pCPU mask: valid bits, or any bits, in any kind of buffer. */
@@ -181,47 +184,51 @@ static void random_call(void)
         for ( i = 0; i < sizeof(p->u); i++ )
             ((uint8_t *)&p->u)[i] = rnd();
     if ( !below(50) )
-        p->pad = rnd();
+        p->flags = rnd();
 
     switch ( cmd )
     {
     case 0 ... 1:
         random_start(&p->u.start, below(2));
-        op(XEN_PROFILE_OP_start);
+        op(XEN_SYSCTL_PROFILE_start);
         break;
     case 2 ... 3:
-        op(XEN_PROFILE_OP_stop);
+        op(XEN_SYSCTL_PROFILE_stop);
         break;
     case 4 ... 6:
         p->u.status.nr_cpus = below(2) ? nr_cpus : rnd();
+        if ( !below(16) )
+            p->u.status.flags = rnd();
         set_xen_guest_handle(p->u.status.cpus,
                              handle(p->u.status.nr_cpus * 96, &kind));
-        op(XEN_PROFILE_OP_status);
+        op(XEN_SYSCTL_PROFILE_status);
         break;
     case 7 ... 12:
         p->u.read.cpu = below(4) ? below(nr_cpus) : rnd();
         p->u.read.size = below(2) ? below(BUF_SIZE / 2) : rnd();
         set_xen_guest_handle(p->u.read.buffer,
                              handle(p->u.read.size, &kind));
-        p->u.read.flags = below(2) ? XEN_PROFILE_READ_PEEK
+        p->u.read.flags = below(2) ? XEN_SYSCTL_PROFILE_READ_PEEK
                                    : below(8) ? 0 : rnd();
         p->u.read.offset = below(3) ? below(2) ? 8 * below(4096) : below(256)
                                     : rnd();
-        if ( !(p->u.read.flags & XEN_PROFILE_READ_PEEK) && below(4) )
+        if ( !(p->u.read.flags & XEN_SYSCTL_PROFILE_READ_PEEK) && below(4) )
             p->u.read.offset = 0;
         if ( !below(16) )
             p->u.read.pad = rnd();
-        op(XEN_PROFILE_OP_read);
+        op(XEN_SYSCTL_PROFILE_read);
         break;
     case 13 ... 14:
-        op(XEN_PROFILE_OP_release);
+        op(XEN_SYSCTL_PROFILE_release);
         break;
     case 15 ... 16:
         p->u.symbols.index = below(2) ? below(10000) : rnd();
         p->u.symbols.size = below(2) ? below(65536) : rnd() % BUF_SIZE;
         set_xen_guest_handle(p->u.symbols.buffer,
                              handle(p->u.symbols.size, &kind));
-        op(XEN_PROFILE_OP_symbols);
+        if ( !below(16) )
+            p->u.symbols.flags = rnd();
+        op(XEN_SYSCTL_PROFILE_symbols);
         break;
     default:
         op(below(2) ? 0 : 7 + below(1000));
@@ -245,10 +252,10 @@ static uint64_t free_pages(void)
 static void reset(void)
 {
     memset(&sc->u, 0, sizeof(sc->u));
-    sc->u.profile_op.cmd = XEN_PROFILE_OP_stop;
+    sc->u.profile_op.cmd = XEN_SYSCTL_PROFILE_stop;
     issue();
     memset(&sc->u, 0, sizeof(sc->u));
-    sc->u.profile_op.cmd = XEN_PROFILE_OP_release;
+    sc->u.profile_op.cmd = XEN_SYSCTL_PROFILE_release;
     issue();
 }
 
@@ -263,16 +270,16 @@ static void sleep_us(long us)
 static int read_ring(unsigned int cpu, bool peek, uint64_t *offset,
                      uint32_t *records)
 {
-    struct xen_profile_read *r = &sc->u.profile_op.u.read;
+    struct xen_sysctl_profile_read *r = &sc->u.profile_op.u.read;
     int e;
 
     memset(&sc->u, 0, sizeof(sc->u));
     r->cpu = cpu;
     r->size = 65536;
-    r->flags = peek ? XEN_PROFILE_READ_PEEK : 0;
+    r->flags = peek ? XEN_SYSCTL_PROFILE_READ_PEEK : 0;
     r->offset = peek ? *offset : 0;
     set_xen_guest_handle(r->buffer, buf);
-    e = op(XEN_PROFILE_OP_read);
+    e = op(XEN_SYSCTL_PROFILE_read);
     *offset = r->offset;
     *records = r->records;
     return e;
@@ -281,18 +288,18 @@ static int read_ring(unsigned int cpu, bool peek, uint64_t *offset,
 /* start, consume some, stop, peek at random offsets, release. */
 static bool cycle(unsigned long *samples)
 {
-    struct xen_profile_start *s = &sc->u.profile_op.u.start;
+    struct xen_sysctl_profile_start *s = &sc->u.profile_op.u.start;
     uint64_t off;
     uint32_t n;
     unsigned int cpu, i;
     int e;
 
     memset(&sc->u, 0, sizeof(sc->u));
-    s->source = XEN_PROFILE_SOURCE_TIMER;
+    s->source = XEN_SYSCTL_PROFILE_SOURCE_TIMER;
     s->frequency = 1000 + below(9000);
     s->max_depth = 1 + below(127);
     s->ring_kib = 16 << below(3);
-    if ( (e = op(XEN_PROFILE_OP_start)) )
+    if ( (e = op(XEN_SYSCTL_PROFILE_start)) )
     {
         printf("# cycle: start: %s\n", strerror(e));
         return false;
@@ -302,7 +309,7 @@ static bool cycle(unsigned long *samples)
     off = 0;
     if ( read_ring(cpu, false, &off, &n) == 0 )
         *samples += n;
-    if ( (e = op(XEN_PROFILE_OP_stop)) )
+    if ( (e = op(XEN_SYSCTL_PROFILE_stop)) )
         return false;
     for ( i = 0; i < 4; i++ )
     {
@@ -311,7 +318,7 @@ static bool cycle(unsigned long *samples)
             *samples += n;
     }
     memset(&sc->u, 0, sizeof(sc->u));
-    return op(XEN_PROFILE_OP_release) == 0;
+    return op(XEN_SYSCTL_PROFILE_release) == 0;
 }
 
 int main(int argc, char **argv)
@@ -348,7 +355,7 @@ int main(int argc, char **argv)
     memset(&sc->u, 0, sizeof(sc->u));
     sc->u.profile_op.u.start.frequency = 97;
     sc->u.profile_op.u.start.max_depth = 8;
-    sc->u.profile_op.cmd = XEN_PROFILE_OP_start;
+    sc->u.profile_op.cmd = XEN_SYSCTL_PROFILE_start;
     issue();
     reset();
     before = free_pages();

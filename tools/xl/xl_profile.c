@@ -33,7 +33,7 @@
 #include <libxl_utils.h>
 #include <libxlutil.h>
 #include <xenprofile-cli.h>
-#include <xen/profilectl.h>
+#include <xen/sysctl.h>
 
 #include "xl.h"
 #include "xl_parse.h"
@@ -60,8 +60,9 @@ int parse_num(const char *opt, const char *s, unsigned long long min,
 }
 
 /*
- * A numeric start option (-F -c -g -b, their limits those of the public
- * header): 0, -1 after a one-line message, or 1 when opt is not one.
+ * A numeric start option (-F -c -g -b): 0, -1 after a one-line message, or
+ * 1 when opt is not one.  What the running hypervisor accepts is checked
+ * against its limits at start (check_limits()).
  */
 static int num_option(int opt, const char *arg, libxl_profile_params *p)
 {
@@ -69,13 +70,10 @@ static int num_option(int opt, const char *arg, libxl_profile_params *p)
     char name[3] = { '-', opt, 0 };
 
     switch (opt) {
-    case 'F': max = XEN_PROFILE_MAX_TIMER_HZ; break;
+    case 'F': max = UINT32_MAX; break;
     case 'c': max = UINT64_MAX; break;
-    case 'g': max = XEN_PROFILE_MAX_DEPTH; break;
-    case 'b':
-        min = XEN_PROFILE_MIN_RING_KIB;
-        max = XEN_PROFILE_MAX_RING_KIB;
-        break;
+    case 'g': max = XEN_SYSCTL_PROFILE_MAX_DEPTH; break;
+    case 'b': max = UINT32_MAX; break;
     default:
         return 1;
     }
@@ -147,8 +145,7 @@ static void start_error(const char *verb, int rc,
 
     if (rc == ERROR_FAIL && e == EBUSY &&
         (reason == LIBXL_PROFILE_REASON_VPMU ||
-         reason == LIBXL_PROFILE_REASON_XENOPROF ||
-         reason == LIBXL_PROFILE_REASON_NMI_BUSY))
+         reason == LIBXL_PROFILE_REASON_PMU_BUSY))
         fprintf(stderr, "xl profile %s: source pmu: %s\n", verb,
                 reason_text(reason));
     else if (rc == ERROR_FAIL && e == EBUSY) {
@@ -161,7 +158,7 @@ static void start_error(const char *verb, int rc,
             fprintf(stderr, "xl profile %s: the profiler is already "
                     "running (see `xl profile status`)\n", verb);
         libxl_profile_status_dispose(&st);
-    } else if (rc == ERROR_NI && reason)
+    } else if (rc == ERROR_NI && e == ENODEV)
         fprintf(stderr, "xl profile %s: source pmu: %s%s\n", verb,
                 reason_text(reason), p->event ? "" : " (use -s timer)");
     else if (rc == ERROR_NI)
@@ -171,11 +168,16 @@ static void start_error(const char *verb, int rc,
         fprintf(stderr, "xl profile %s: Xen refused these parameters "
                 "(rate, period, pCPU list or ring size out of range)\n",
                 verb);
-    else if (rc == ERROR_FAIL && e == E2BIG)
+    else if (rc == ERROR_FAIL && e == E2BIG) {
+        unsigned long long kib = 0;
+
+        if (!libxl_profile_get_status(ctx, &st))
+            kib = st.limits.total_kib_max;
+        libxl_profile_status_dispose(&st);
         fprintf(stderr, "xl profile %s: the rings would take more than "
-                "Xen allows (%u MiB in all, and 1/%u of its free memory): "
-                "use a smaller -b or fewer pCPUs (-C)\n", verb,
-                XEN_PROFILE_MAX_TOTAL_MIB, XEN_PROFILE_FREE_FRACTION);
+                "Xen allows now (%llu KiB in all): use a smaller -b or "
+                "fewer pCPUs (-C)\n", verb, kib);
+    }
     else if (rc == ERROR_FAIL && e == EIO)
         fprintf(stderr, "xl profile %s: no pCPU could be started (the "
                 "counters could not be programmed; see `xl dmesg`)\n", verb);
@@ -188,6 +190,40 @@ static void start_error(const char *verb, int rc,
                 verb);
     else
         fprintf(stderr, "xl profile %s: cannot start the profiler\n", verb);
+}
+
+/*
+ * Are p's depth, ring size and timer frequency within what this
+ * hypervisor accepts (its status' limits)?  0, or -1 after a one-line
+ * message.  When its status cannot be had, Xen's own checks decide.
+ */
+static int check_limits(const char *verb, const libxl_profile_params *p)
+{
+    libxl_profile_status st;
+    const libxl_profile_limits *l = &st.limits;
+    int rc = 0;
+
+    if (libxl_profile_get_status(ctx, &st))
+        return 0;
+    if (p->ring_kib &&
+        (p->ring_kib < l->ring_kib_min || p->ring_kib > l->ring_kib_max)) {
+        fprintf(stderr, "xl profile %s: -b: expected %u to %u KiB per pCPU, "
+                "got %u\n", verb, l->ring_kib_min, l->ring_kib_max,
+                p->ring_kib);
+        rc = -1;
+    } else if (p->max_depth > l->max_depth) {
+        fprintf(stderr, "xl profile %s: -g: expected at most %u frames, "
+                "got %u\n", verb, l->max_depth, p->max_depth);
+        rc = -1;
+    } else if (p->source == LIBXL_PROFILE_SOURCE_TIMER &&
+               p->frequency > l->timer_hz_max) {
+        fprintf(stderr, "xl profile %s: -F: the timer samples at most %u "
+                "times a second, got %u\n", verb, l->timer_hz_max,
+                p->frequency);
+        rc = -1;
+    }
+    libxl_profile_status_dispose(&st);
+    return rc;
 }
 
 /* Start a session with p; 0, or -1 after a one-line message. */
@@ -210,6 +246,8 @@ int profile_do_start(const char *verb, libxl_profile_params *p,
     }
     if (!p->frequency && !p->period)
         p->frequency = DEFAULT_HZ;
+    if (check_limits(verb, p))
+        return -1;
 
     rc = libxl_profile_start(ctx, p, cpumap, &reason);
     if (rc) {

@@ -40,7 +40,7 @@ const char *source_name(int source)
     return name ? name : "unknown";
 }
 
-/* XEN_PROFILE_REASON_*: why a source was chosen, or could not be. */
+/* XEN_SYSCTL_PROFILE_REASON_*: why a source was chosen, or could not be. */
 const char *reason_text(int reason)
 {
     switch (reason) {
@@ -50,8 +50,6 @@ const char *reason_text(int reason)
     case LIBXL_PROFILE_REASON_NO_PMU_SRC: return "no PMU source in this build";
     case LIBXL_PROFILE_REASON_PMU_OK: return "a usable PMU";
     case LIBXL_PROFILE_REASON_VPMU: return "the PMU is in use by vPMU (boot with vpmu=0)";
-    case LIBXL_PROFILE_REASON_XENOPROF: return "the PMU is owned by xenoprof";
-    case LIBXL_PROFILE_REASON_NMI_BUSY: return "the NMI callback is in use";
     case LIBXL_PROFILE_REASON_NO_EVENT: return "this CPU cannot count that event";
     case LIBXL_PROFILE_REASON_NO_NMI: return "the PMU raised no overflow NMI";
     }

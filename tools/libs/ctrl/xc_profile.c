@@ -4,7 +4,8 @@
  *
  * One wrapper per sub-op: bounce the caller's buffers, issue the sysctl,
  * copy the results out.  Each returns 0, or -1 with errno set from the
- * hypervisor (see xen/include/public/profilectl.h for the errno values).
+ * hypervisor (see XEN_SYSCTL_profile_op in xen/include/public/sysctl.h
+ * for the errno values).
  */
 #include "xc_private.h"
 
@@ -18,7 +19,7 @@ static struct xen_sysctl_profile_op *profile_op(struct xen_sysctl *sysctl,
     return &sysctl->u.profile_op;
 }
 
-int xc_profile_start(xc_interface *xch, xen_profile_start_t *start,
+int xc_profile_start(xc_interface *xch, struct xen_sysctl_profile_start *start,
                      const uint8_t *cpumap, unsigned int nr_bits)
 {
     struct xen_sysctl sysctl;
@@ -32,14 +33,15 @@ int xc_profile_start(xc_interface *xch, xen_profile_start_t *start,
     if ( xc_hypercall_bounce_pre(xch, cpumap) )
         return -1;
 
-    op = profile_op(&sysctl, XEN_PROFILE_OP_start);
+    op = profile_op(&sysctl, XEN_SYSCTL_PROFILE_start);
     op->u.start = *start;
     op->u.start.cpumap.nr_bits = nr_bits;
     set_xen_guest_handle(op->u.start.cpumap.bitmap, cpumap);
 
     ret = do_sysctl(xch, &sysctl);
-    /* Why the source was chosen, or why start failed. */
+    /* Why the source was chosen, or why start failed; pCPUs not started. */
     start->reason = op->u.start.reason;
+    start->nr_failed = op->u.start.nr_failed;
 
     xc_hypercall_bounce_post(xch, cpumap);
     return ret;
@@ -55,16 +57,17 @@ static int profile_simple_op(xc_interface *xch, uint32_t cmd)
 
 int xc_profile_stop(xc_interface *xch)
 {
-    return profile_simple_op(xch, XEN_PROFILE_OP_stop);
+    return profile_simple_op(xch, XEN_SYSCTL_PROFILE_stop);
 }
 
 int xc_profile_release(xc_interface *xch)
 {
-    return profile_simple_op(xch, XEN_PROFILE_OP_release);
+    return profile_simple_op(xch, XEN_SYSCTL_PROFILE_release);
 }
 
-int xc_profile_status(xc_interface *xch, xen_profile_status_t *status,
-                      xen_profile_cpu_t *cpus, unsigned int *nr_cpus)
+int xc_profile_status(xc_interface *xch,
+                      struct xen_sysctl_profile_status *status,
+                      xen_sysctl_profile_cpu_t *cpus, unsigned int *nr_cpus)
 {
     struct xen_sysctl sysctl;
     struct xen_sysctl_profile_op *op;
@@ -76,7 +79,7 @@ int xc_profile_status(xc_interface *xch, xen_profile_status_t *status,
     if ( xc_hypercall_bounce_pre(xch, cpus) )
         return -1;
 
-    op = profile_op(&sysctl, XEN_PROFILE_OP_status);
+    op = profile_op(&sysctl, XEN_SYSCTL_PROFILE_status);
     op->u.status.nr_cpus = n;
     set_xen_guest_handle(op->u.status.cpus, cpus);
     ret = do_sysctl(xch, &sysctl);
@@ -95,14 +98,14 @@ int xc_profile_read(xc_interface *xch, unsigned int cpu, uint32_t flags,
                     uint64_t *pending_bytes)
 {
     struct xen_sysctl sysctl;
-    struct xen_profile_read *rd;
+    struct xen_sysctl_profile_read *rd;
     DECLARE_HYPERCALL_BOUNCE(buf, size, XC_HYPERCALL_BUFFER_BOUNCE_OUT);
     int ret;
 
     if ( xc_hypercall_bounce_pre(xch, buf) )
         return -1;
 
-    rd = &profile_op(&sysctl, XEN_PROFILE_OP_read)->u.read;
+    rd = &profile_op(&sysctl, XEN_SYSCTL_PROFILE_read)->u.read;
     rd->cpu = cpu;
     rd->size = size;
     rd->flags = flags;
@@ -125,14 +128,14 @@ int xc_profile_symbols(xc_interface *xch, uint32_t *index, void *buf,
                        uint32_t size, uint32_t *bytes, uint32_t *count)
 {
     struct xen_sysctl sysctl;
-    struct xen_profile_symbols *sy;
+    struct xen_sysctl_profile_symbols *sy;
     DECLARE_HYPERCALL_BOUNCE(buf, size, XC_HYPERCALL_BUFFER_BOUNCE_OUT);
     int ret;
 
     if ( xc_hypercall_bounce_pre(xch, buf) )
         return -1;
 
-    sy = &profile_op(&sysctl, XEN_PROFILE_OP_symbols)->u.symbols;
+    sy = &profile_op(&sysctl, XEN_SYSCTL_PROFILE_symbols)->u.symbols;
     sy->index = *index;
     sy->size = size;
     set_xen_guest_handle(sy->buffer, buf);

@@ -7,6 +7,9 @@
  *   0                       success
  *   ERROR_INVAL             a parameter out of range
  *   ERROR_NI                not supported by this hypervisor or host
+ *                           (errno: ENOSYS, not built; ENODEV, the
+ *                           source asked for cannot run here; EOPNOTSUPP,
+ *                           a sub-op this hypervisor does not know)
  *   ERROR_NOMEM             out of memory (in libxl or in Xen)
  *   ERROR_FAIL + errno      EBUSY: a session exists already (start) or is
  *                           still running (release); ENODATA: no session;
@@ -20,11 +23,13 @@
 #include "libxl_internal.h"
 
 /*
- * libxl's constants are the hypervisor's (xen/include/public/profilectl.h):
- * the values pass through unchanged, so they must not drift apart.
+ * libxl's constants are the hypervisor's (XEN_SYSCTL_profile_op, in
+ * xen/include/public/sysctl.h): the values pass through unchanged, so they
+ * must not drift apart.
  */
-#define SAME(l, x) _Static_assert(LIBXL_PROFILE_##l == XEN_PROFILE_##x, \
-                                  "LIBXL_PROFILE_" #l " is XEN_PROFILE_" #x)
+#define SAME(l, x) \
+    _Static_assert(LIBXL_PROFILE_##l == XEN_SYSCTL_PROFILE_##x, \
+                   "LIBXL_PROFILE_" #l " is XEN_SYSCTL_PROFILE_" #x)
 SAME(SOURCE_AUTO, SOURCE_AUTO);
 SAME(SOURCE_TIMER, SOURCE_TIMER);
 SAME(SOURCE_PMU, SOURCE_PMU);
@@ -43,8 +48,6 @@ SAME(REASON_PMU_BUSY, REASON_PMU_BUSY);
 SAME(REASON_NO_PMU_SRC, REASON_NO_PMU_SRC);
 SAME(REASON_PMU_OK, REASON_PMU_OK);
 SAME(REASON_VPMU, REASON_VPMU);
-SAME(REASON_XENOPROF, REASON_XENOPROF);
-SAME(REASON_NMI_BUSY, REASON_NMI_BUSY);
 SAME(REASON_NO_EVENT, REASON_NO_EVENT);
 SAME(REASON_NO_NMI, REASON_NO_NMI);
 #undef SAME
@@ -58,6 +61,7 @@ static int profile_error(libxl__gc *gc, const char *what)
     case EINVAL: rc = ERROR_INVAL; break;
     case ENOMEM: rc = ERROR_NOMEM; break;
     case EOPNOTSUPP:
+    case ENODEV:
     case ENOSYS: rc = ERROR_NI; break;
     default: rc = ERROR_FAIL; break;
     }
@@ -73,7 +77,7 @@ int libxl_profile_start(libxl_ctx *ctx, const libxl_profile_params *params,
                         const libxl_bitmap *cpumap, int *reason)
 {
     GC_INIT(ctx);
-    xen_profile_start_t start;
+    struct xen_sysctl_profile_start start;
     int r, rc = 0, e;
 
     memset(&start, 0, sizeof(start));
@@ -126,8 +130,8 @@ int libxl_profile_release(libxl_ctx *ctx)
 int libxl_profile_get_status(libxl_ctx *ctx, libxl_profile_status *status)
 {
     GC_INIT(ctx);
-    xen_profile_status_t st;
-    xen_profile_cpu_t *cpus = NULL;
+    struct xen_sysctl_profile_status st;
+    xen_sysctl_profile_cpu_t *cpus = NULL;
     unsigned int n = 0, i;
     int r, rc;
 
@@ -151,8 +155,17 @@ int libxl_profile_get_status(libxl_ctx *ctx, libxl_profile_status *status)
     status->ring_kib = st.ring_kib;
     status->record_version = st.record_version;
     status->period = st.period;
-    status->start_tsc = st.start_tsc;
-    status->stop_tsc = st.stop_tsc;
+    status->start_timestamp = st.start_timestamp;
+    status->stop_timestamp = st.stop_timestamp;
+    status->timestamp_khz = st.timestamp_khz;
+    status->limits.max_depth = st.limits.max_depth;
+    status->limits.ring_kib_min = st.limits.ring_kib_min;
+    status->limits.ring_kib_max = st.limits.ring_kib_max;
+    status->limits.ring_kib_default = st.limits.ring_kib_default;
+    status->limits.total_kib_max = st.limits.total_kib_max;
+    status->limits.timer_period_max = st.limits.timer_period_max;
+    status->limits.timer_hz_max = st.limits.timer_hz_max;
+    status->limits.sample_hz_max = st.limits.sample_hz_max;
     status->num_cpus = n;
     status->cpus = libxl__calloc(NOGC, n ? n : 1, sizeof(*status->cpus));
     for (i = 0; i < n; i++) {
@@ -189,13 +202,14 @@ static int profile_drain_cpu(libxl__gc *gc, uint32_t cpu, int peek,
 {
     uint32_t bytes, records;
     uint64_t pending, offset = 0;
+    uint32_t flags = peek ? XEN_SYSCTL_PROFILE_READ_PEEK : 0;
     int r;
 
     for (;;) {
         *buf = libxl__realloc(NOGC, *buf, *len + PROFILE_READ_CHUNK);
-        r = xc_profile_read(CTX->xch, cpu, peek ? XEN_PROFILE_READ_PEEK : 0,
-                            &offset, (uint8_t *)*buf + *len,
-                            PROFILE_READ_CHUNK, &bytes, &records, &pending);
+        r = xc_profile_read(CTX->xch, cpu, flags, &offset,
+                            (uint8_t *)*buf + *len, PROFILE_READ_CHUNK,
+                            &bytes, &records, &pending);
         /* Records copied before a failure were consumed: keep them. */
         *len += bytes;
         if (r < 0)
@@ -245,7 +259,7 @@ static int profile_add_symbols(libxl__gc *gc, const uint8_t *buf,
 
     *syms = libxl__realloc(NOGC, *syms, (*nr + count) * sizeof(**syms));
     for (i = 0; i < count; i++) {
-        xen_profile_symbol_t e;
+        struct xen_sysctl_profile_symbol e;
 
         if (off + sizeof(e) > bytes) goto bad;
         memcpy(&e, buf + off, sizeof(e));

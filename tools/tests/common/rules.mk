@@ -8,6 +8,11 @@
 #   clean, and Xen's distclean and install (nothing is installed).
 # RUN_ENV and VALGRIND_ENV are put before the command (e.g. a smaller
 # workload under valgrind); CLEAN lists more files to remove.
+#
+# XEN_PUBLIC_INC: a folder whose xen/ and public/ are Xen's public headers
+# with this series' ABI (XEN_SYSCTL_profile_op in sysctl.h), which
+# scripts/public-headers.sh makes and prints; the suites that need it
+# have it in their CFLAGS.
 
 VALGRIND ?= valgrind -q --error-exitcode=1 --leak-check=full \
 	--errors-for-leak-kinds=all

@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "profilectl.h"
+#include <xen/sysctl.h>
 
 #define register_t xen_register_t  /* not libc's */
 typedef uint64_t xen_register_t;

@@ -22,13 +22,13 @@
 #define smp_wmb()           __atomic_thread_fence(__ATOMIC_RELEASE)
 #define always_inline       inline __attribute__((always_inline))
 
-/* From public/profilectl.h. */
-#define XEN_PROFILE_F_TRUNCATED       (1u << 0)
-#define XEN_PROFILE_F_BAD_FRAME       (1u << 1)
-#define XEN_PROFILE_F_NO_STACK        (1u << 4)
-#define XEN_PROFILE_MODE_XEN          0
-#define XEN_PROFILE_MODE_GUEST_KERNEL 1
-#define XEN_PROFILE_MODE_GUEST_USER   2
+/* From public/sysctl.h (XEN_SYSCTL_profile_op). */
+#define XEN_SYSCTL_PROFILE_F_TRUNCATED       (1u << 0)
+#define XEN_SYSCTL_PROFILE_F_BAD_FRAME       (1u << 1)
+#define XEN_SYSCTL_PROFILE_F_NO_STACK        (1u << 4)
+#define XEN_SYSCTL_PROFILE_MODE_XEN          0
+#define XEN_SYSCTL_PROFILE_MODE_GUEST_KERNEL 1
+#define XEN_SYSCTL_PROFILE_MODE_GUEST_USER   2
 
 /* From public/arch-arm.h and asm/regs.h. */
 #define PSR_MODE_MASK 0x1f

@@ -193,8 +193,8 @@ void test_pmu(void)
 {
     const struct profile_source *src = arch_profile_pmu_source();
     struct profile_config cfg = {
-        .source = XEN_PROFILE_SOURCE_PMU,
-        .event = XEN_PROFILE_EVENT_INSTRUCTIONS,
+        .source = XEN_SYSCTL_PROFILE_SOURCE_PMU,
+        .event = XEN_SYSCTL_PROFILE_EVENT_INSTRUCTIONS,
         .period = 100000,
     };
     unsigned int reason = 0, cpu, i;
@@ -259,7 +259,7 @@ void test_pmu(void)
     /*
      * Throttling: 5 events a tick of the 1 GHz clock, a period of 10,000
      * (overflows at 500 kHz): the period doubles until they come no
-     * faster than XEN_PROFILE_MAX_SAMPLE_HZ; slow ones bring it back.
+     * faster than PROFILE_MAX_SAMPLE_HZ; slow ones bring it back.
      */
     power_on();
     cfg.period = 10000;

@@ -134,8 +134,8 @@ static bool walk_one(unsigned long sp, unsigned long fp,
 
     *nf = n;
     if ( !bottom )
-        return n == 0 && *flags == XEN_PROFILE_F_NO_STACK;
-    if ( *flags & XEN_PROFILE_F_NO_STACK )
+        return n == 0 && *flags == XEN_SYSCTL_PROFILE_F_NO_STACK;
+    if ( *flags & XEN_SYSCTL_PROFILE_F_NO_STACK )
         return false;
     for ( i = 0; i < n; i++ )
         if ( !ips[i] )
@@ -219,7 +219,7 @@ static void cases(void)
         flags = 0;
         n = profile_walk(0, 0, foreign[p].sp, foreign[p].fp, base, NULL, ips,
                          MAXF, &flags);
-        tap_ok(!n && flags == XEN_PROFILE_F_NO_STACK,
+        tap_ok(!n && flags == XEN_SYSCTL_PROFILE_F_NO_STACK,
                "%s: nothing read, NO_STACK", foreign[p].desc);
     }
 
@@ -298,7 +298,7 @@ static void cases(void)
         flags = 0;
         n = profile_walk(0x00000a0000205000UL, 0x00000a0000210044UL,
                          inner - 64, inner, base, &r, ips, 0, &flags);
-        tap_ok(!n && flags == XEN_PROFILE_F_TRUNCATED,
+        tap_ok(!n && flags == XEN_SYSCTL_PROFILE_F_TRUNCATED,
                "... with no room for it: TRUNCATED");
         flags = 0;
         n = profile_walk(0x00000a0000205000UL, 0x00000a0000210104UL,

@@ -88,8 +88,8 @@ static const struct ucase {
     unsigned int nexp, exp[5];      /* return addresses: RET(exp[i]) */
     unsigned int flags;
 } ucases[] = {
-#define T XEN_PROFILE_F_TRUNCATED
-#define B XEN_PROFILE_F_BAD_FRAME
+#define T XEN_SYSCTL_PROFILE_F_TRUNCATED
+#define B XEN_SYSCTL_PROFILE_F_BAD_FRAME
     { "clean chain of 4 records ending with a null x29 (a new vCPU)",
       0, 256, 16, F(10),
       { { 10, F(20) }, { 20, F(40) }, { 40, F(60) }, { 60, NUL } },

@@ -160,11 +160,11 @@ void release_pmu_ownership(int pmu_ownership);
 bool pmu_owned_by(int pmu_ownership);
 
 /*
- * The real headers: public/profilectl.h (with the public shim of
- * tools/tests/common), xen/profile.h and xen/profile-source.h (with the
- * empty headers of shim/), the x86 sample path's sample.h.
+ * The real headers: public/sysctl.h (XEN_PUBLIC_INC), xen/profile.h and
+ * xen/profile-source.h (with the empty headers of shim/), the x86 sample
+ * path's sample.h.
  */
-#include "profilectl.h"
+#include <xen/sysctl.h>
 #include <xen/profile.h>
 #include <xen/profile-source.h>
 #include "sample.h"

@@ -23,7 +23,7 @@ struct profile_config test_cfg(unsigned int event, uint64_t period,
                                unsigned int frequency)
 {
     struct profile_config cfg = {
-        .source = XEN_PROFILE_SOURCE_PMU,
+        .source = XEN_SYSCTL_PROFILE_SOURCE_PMU,
         .frequency = frequency,
         .period = period,
         .max_depth = 16,

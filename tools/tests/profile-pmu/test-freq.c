@@ -159,20 +159,20 @@ static const struct {
     unsigned int ipc_a, ipc_b;
 } freqs[] = {
     /* Cycles under a 2 GHz TSC: the core at 3 GHz, then 1 GHz. */
-    { &m_intel_v3_fw, XEN_PROFILE_EVENT_CYCLES, 1000, 2000000, 3000000,
+    { &m_intel_v3_fw, XEN_SYSCTL_PROFILE_EVENT_CYCLES, 1000, 2000000, 3000000,
       1000000, 100, 100 },
-    { &m_intel_v2, XEN_PROFILE_EVENT_CYCLES, 1000, 2000000, 3000000,
+    { &m_intel_v2, XEN_SYSCTL_PROFILE_EVENT_CYCLES, 1000, 2000000, 3000000,
       1000000, 100, 100 },
-    { &m_amd_17h, XEN_PROFILE_EVENT_CYCLES, 1000, 2000000, 3000000, 1000000,
+    { &m_amd_17h, XEN_SYSCTL_PROFILE_EVENT_CYCLES, 1000, 2000000, 3000000, 1000000,
       100, 100 },
-    { &m_intel_v3_fw, XEN_PROFILE_EVENT_CYCLES, 10000, 2000000, 3000000,
+    { &m_intel_v3_fw, XEN_SYSCTL_PROFILE_EVENT_CYCLES, 10000, 2000000, 3000000,
       1000000, 100, 100 },
-    { &m_intel_v4, XEN_PROFILE_EVENT_CYCLES, 100, 2000000, 3000000,
+    { &m_intel_v4, XEN_SYSCTL_PROFILE_EVENT_CYCLES, 100, 2000000, 3000000,
       1000000, 100, 100 },
     /* Instructions at IPC 2, then 0.5, the clock unchanged. */
-    { &m_intel_v3_fw, XEN_PROFILE_EVENT_INSTRUCTIONS, 1000, 3000000,
+    { &m_intel_v3_fw, XEN_SYSCTL_PROFILE_EVENT_INSTRUCTIONS, 1000, 3000000,
       3000000, 3000000, 200, 50 },
-    { &m_amd_10h, XEN_PROFILE_EVENT_INSTRUCTIONS, 997, 3000000, 3000000,
+    { &m_amd_10h, XEN_SYSCTL_PROFILE_EVENT_INSTRUCTIONS, 997, 3000000, 3000000,
       3000000, 200, 50 },
 };
 
@@ -231,7 +231,7 @@ static void freq_rare_event(void)
     uint64_t before, n = 0;
 
     test_setup(&m_intel_v3_fw, 1, 3000000);
-    cfg = test_cfg(XEN_PROFILE_EVENT_LLC_MISSES, 0, 1000);
+    cfg = test_cfg(XEN_SYSCTL_PROFILE_EVENT_LLC_MISSES, 0, 1000);
     if ( src->check(&cfg, &reason) || src->start(&cfg, 0) )
         return;
     /* 1000 LLC misses per million cycles: 3 million a second. */

@@ -47,10 +47,10 @@ static enum sim_event sim_ev(unsigned int event)
 {
     switch ( event )
     {
-    case XEN_PROFILE_EVENT_INSTRUCTIONS: return SIM_EV_INSTRUCTIONS;
-    case XEN_PROFILE_EVENT_REF_CYCLES: return SIM_EV_REF_CYCLES;
-    case XEN_PROFILE_EVENT_LLC_MISSES: return SIM_EV_LLC_MISSES;
-    case XEN_PROFILE_EVENT_BRANCH_MISSES: return SIM_EV_BRANCH_MISSES;
+    case XEN_SYSCTL_PROFILE_EVENT_INSTRUCTIONS: return SIM_EV_INSTRUCTIONS;
+    case XEN_SYSCTL_PROFILE_EVENT_REF_CYCLES: return SIM_EV_REF_CYCLES;
+    case XEN_SYSCTL_PROFILE_EVENT_LLC_MISSES: return SIM_EV_LLC_MISSES;
+    case XEN_SYSCTL_PROFILE_EVENT_BRANCH_MISSES: return SIM_EV_BRANCH_MISSES;
     }
     return SIM_EV_CYCLES;
 }
@@ -58,7 +58,7 @@ static enum sim_event sim_ev(unsigned int event)
 /*
  * amount events of ev, a third as many of every other kind, and eight
  * cycles an event of another kind: overflows no faster than
- * XEN_PROFILE_MAX_SAMPLE_HZ, so that no period is throttled.
+ * PROFILE_MAX_SAMPLE_HZ, so that no period is throttled.
  */
 static void run_event(enum sim_event ev, uint64_t amount)
 {
@@ -107,18 +107,18 @@ static const struct {
     unsigned int event;
     uint64_t period;
 } periods[] = {
-    { &m_intel_v2, XEN_PROFILE_EVENT_CYCLES, 100000 },
-    { &m_intel_v2, XEN_PROFILE_EVENT_LLC_MISSES, 10000 },
-    { &m_intel_v2, XEN_PROFILE_EVENT_INSTRUCTIONS, 0x7fffffff },
-    { &m_intel_v3_fw, XEN_PROFILE_EVENT_INSTRUCTIONS, 1000003 },
-    { &m_intel_v3_fw, XEN_PROFILE_EVENT_BRANCH_MISSES, 12345 },
-    { &m_intel_v3_fw, XEN_PROFILE_EVENT_LLC_MISSES, 1ULL << 40 },
-    { &m_intel_v4, XEN_PROFILE_EVENT_REF_CYCLES, 300000 },
-    { &m_intel_v4_nocaps, XEN_PROFILE_EVENT_BRANCH_MISSES, 0x7fffffff },
-    { &m_amd_10h, XEN_PROFILE_EVENT_CYCLES, 100000 },
-    { &m_amd_10h, XEN_PROFILE_EVENT_BRANCH_MISSES, 10007 },
-    { &m_amd_17h, XEN_PROFILE_EVENT_INSTRUCTIONS, 1ULL << 40 },
-    { &m_hygon_18h, XEN_PROFILE_EVENT_CYCLES, 65536 },
+    { &m_intel_v2, XEN_SYSCTL_PROFILE_EVENT_CYCLES, 100000 },
+    { &m_intel_v2, XEN_SYSCTL_PROFILE_EVENT_LLC_MISSES, 10000 },
+    { &m_intel_v2, XEN_SYSCTL_PROFILE_EVENT_INSTRUCTIONS, 0x7fffffff },
+    { &m_intel_v3_fw, XEN_SYSCTL_PROFILE_EVENT_INSTRUCTIONS, 1000003 },
+    { &m_intel_v3_fw, XEN_SYSCTL_PROFILE_EVENT_BRANCH_MISSES, 12345 },
+    { &m_intel_v3_fw, XEN_SYSCTL_PROFILE_EVENT_LLC_MISSES, 1ULL << 40 },
+    { &m_intel_v4, XEN_SYSCTL_PROFILE_EVENT_REF_CYCLES, 300000 },
+    { &m_intel_v4_nocaps, XEN_SYSCTL_PROFILE_EVENT_BRANCH_MISSES, 0x7fffffff },
+    { &m_amd_10h, XEN_SYSCTL_PROFILE_EVENT_CYCLES, 100000 },
+    { &m_amd_10h, XEN_SYSCTL_PROFILE_EVENT_BRANCH_MISSES, 10007 },
+    { &m_amd_17h, XEN_SYSCTL_PROFILE_EVENT_INSTRUCTIONS, 1ULL << 40 },
+    { &m_hygon_18h, XEN_SYSCTL_PROFILE_EVENT_CYCLES, 65536 },
 };
 
 static void period_table(void)
@@ -184,7 +184,7 @@ static void period_caps(void)
     uint64_t v;
 
     test_setup(&m_intel_v2, 1, 3000000);
-    cfg = test_cfg(XEN_PROFILE_EVENT_LLC_MISSES, 0x80000000ULL, 0);
+    cfg = test_cfg(XEN_SYSCTL_PROFILE_EVENT_LLC_MISSES, 0x80000000ULL, 0);
     tap_ok(src->check(&cfg, &reason) == -EINVAL,
            "period legacy: 2^31 refused by check");
     cfg.period = 0x7fffffff;
@@ -192,7 +192,7 @@ static void period_caps(void)
            "period legacy: 2^31 - 1 accepted");
 
     profile_pmu_detect(&c);
-    profile_pmu_pick_counter(&c, XEN_PROFILE_EVENT_LLC_MISSES, true, &k);
+    profile_pmu_pick_counter(&c, XEN_SYSCTL_PROFILE_EVENT_LLC_MISSES, true, &k);
     profile_pmu_cpu_start(&pc, &c, &k, 1ULL << 40, 0, 3000000);
     sim_rdmsr(0xc2, &v);
     tap_ok(pc.period == 0x7fffffff && v == (1ULL << 48) - 0x7fffffff,
@@ -207,21 +207,21 @@ static void period_caps(void)
 
     test_setup(&m_intel_v3_fw, 1, 3000000);
     profile_pmu_detect(&c);
-    profile_pmu_pick_counter(&c, XEN_PROFILE_EVENT_LLC_MISSES, true, &k);
+    profile_pmu_pick_counter(&c, XEN_SYSCTL_PROFILE_EVENT_LLC_MISSES, true, &k);
     profile_pmu_cpu_start(&pc, &c, &k, 1ULL << 50, 0, 3000000);
     sim_rdmsr(0xc2, &v);
     tap_ok(pc.period == (1ULL << 47) - 1 && v == (1ULL << 47) + 1,
            "period full-width: 2^50 capped at 2^47 - 1, armed as %#llx",
            (unsigned long long)v);
     profile_pmu_cpu_stop(&pc, &c);
-    cfg = test_cfg(XEN_PROFILE_EVENT_LLC_MISSES, 1ULL << 47, 0);
+    cfg = test_cfg(XEN_SYSCTL_PROFILE_EVENT_LLC_MISSES, 1ULL << 47, 0);
     tap_ok(src->check(&cfg, &reason) == -EINVAL,
            "period full-width: 2^47 refused by check");
 }
 
 /*
  * Throttling: overflows of a period too small for the event's rate come
- * faster than XEN_PROFILE_MAX_SAMPLE_HZ; the period doubles until they do
+ * faster than PROFILE_MAX_SAMPLE_HZ; the period doubles until they do
  * not (each counted), and comes back down to the period asked for when
  * the events slow down.  Frequency mode's first period (a guess from the
  * clock) is within the smallest period too.
@@ -235,7 +235,7 @@ static void period_throttle(void)
     unsigned int i;
 
     test_setup(&m_intel_v3_fw, 1, khz);
-    if ( !tap_ok(start0(XEN_PROFILE_EVENT_CYCLES, 10000),
+    if ( !tap_ok(start0(XEN_SYSCTL_PROFILE_EVENT_CYCLES, 10000),
                  "throttle: cycles every 10000 started (300 kHz asked)") )
         return;
     xen_sample_hook = NULL;             /* periods change on purpose */
@@ -254,17 +254,17 @@ static void period_throttle(void)
     run_event(SIM_EV_CYCLES, khz * 1000);
     ticks = sim_cpu(0)->tsc - t0;
     hz = (sim_cpu(0)->nmis - nmis) * khz * 1000 / ticks;
-    tap_ok(hz <= XEN_PROFILE_MAX_SAMPLE_HZ &&
-           hz >= XEN_PROFILE_MAX_SAMPLE_HZ / 4 &&
+    tap_ok(hz <= PROFILE_MAX_SAMPLE_HZ &&
+           hz >= PROFILE_MAX_SAMPLE_HZ / 4 &&
            xen_stats[0].samples > samples && !xen_stats[0].unknown,
            "throttle: then %llu overflows a second, at most %u, still "
            "sampled, no unknown NMI", (unsigned long long)hz,
-           XEN_PROFILE_MAX_SAMPLE_HZ);
+           PROFILE_MAX_SAMPLE_HZ);
     arch_profile_pmu_source()->stop(0);
 
     /* LLC misses: a burst, then as slow as the period asked allows. */
     test_setup(&m_intel_v3_fw, 1, khz);
-    if ( !tap_ok(start0(XEN_PROFILE_EVENT_LLC_MISSES, 10000),
+    if ( !tap_ok(start0(XEN_SYSCTL_PROFILE_EVENT_LLC_MISSES, 10000),
                  "throttle: LLC misses every 10000 started") )
         return;
     xen_sample_hook = NULL;
@@ -281,7 +281,7 @@ static void period_throttle(void)
 
     test_setup(&m_intel_v3_fw, 1, khz);
     profile_pmu_detect(&c);
-    profile_pmu_pick_counter(&c, XEN_PROFILE_EVENT_CYCLES, false, &k);
+    profile_pmu_pick_counter(&c, XEN_SYSCTL_PROFILE_EVENT_CYCLES, false, &k);
     profile_pmu_cpu_start(&pc, &c, &k, 1, 997, 1);
     tap_ok(pc.period == PROFILE_PMU_MIN_PERIOD,
            "frequency: a first period below the smallest starts at %u "

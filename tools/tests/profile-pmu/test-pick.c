@@ -22,63 +22,63 @@ static const struct {
     uint64_t ctl, max_period;
 } pick[] = {
     /* Intel, legacy writes */
-    { &m_intel_v2, XEN_PROFILE_EVENT_DEFAULT, true, 0, true, 1, 0, 0x30a,
+    { &m_intel_v2, XEN_SYSCTL_PROFILE_EVENT_DEFAULT, true, 0, true, 1, 0, 0x30a,
       0x30a, 0, LEGACY },
-    { &m_intel_v2, XEN_PROFILE_EVENT_CYCLES, false, 0, true, 1, 0, 0x30a,
+    { &m_intel_v2, XEN_SYSCTL_PROFILE_EVENT_CYCLES, false, 0, true, 1, 0, 0x30a,
       0x30a, 0, LEGACY },
-    { &m_intel_v2, XEN_PROFILE_EVENT_INSTRUCTIONS, true, 0, true, 0, 0,
+    { &m_intel_v2, XEN_SYSCTL_PROFILE_EVENT_INSTRUCTIONS, true, 0, true, 0, 0,
       0x309, 0x309, 0, LEGACY },
-    { &m_intel_v2, XEN_PROFILE_EVENT_REF_CYCLES, true, 0, true, 2, 0, 0x30b,
+    { &m_intel_v2, XEN_SYSCTL_PROFILE_EVENT_REF_CYCLES, true, 0, true, 2, 0, 0x30b,
       0x30b, 0, LEGACY },
-    { &m_intel_v2, XEN_PROFILE_EVENT_LLC_MISSES, true, 0, false, 1, 0x187,
+    { &m_intel_v2, XEN_SYSCTL_PROFILE_EVENT_LLC_MISSES, true, 0, false, 1, 0x187,
       0xc2, 0xc2, 0x412e | ALL, LEGACY },
-    { &m_intel_v2, XEN_PROFILE_EVENT_LLC_MISSES, false, 0, false, 0, 0x186,
+    { &m_intel_v2, XEN_SYSCTL_PROFILE_EVENT_LLC_MISSES, false, 0, false, 0, 0x186,
       0xc1, 0xc1, 0x412e | ALL, LEGACY },
-    { &m_intel_v2, XEN_PROFILE_EVENT_BRANCH_MISSES, true, 0, false, 1, 0x187,
+    { &m_intel_v2, XEN_SYSCTL_PROFILE_EVENT_BRANCH_MISSES, true, 0, false, 1, 0x187,
       0xc2, 0xc2, 0xc5 | ALL, LEGACY },
     /* Intel, full-width writes */
-    { &m_intel_v3_fw, XEN_PROFILE_EVENT_CYCLES, true, 0, true, 1, 0, 0x30a,
+    { &m_intel_v3_fw, XEN_SYSCTL_PROFILE_EVENT_CYCLES, true, 0, true, 1, 0, 0x30a,
       0x30a, 0, FULL47 },
-    { &m_intel_v3_fw, XEN_PROFILE_EVENT_LLC_MISSES, true, 0, false, 1, 0x187,
+    { &m_intel_v3_fw, XEN_SYSCTL_PROFILE_EVENT_LLC_MISSES, true, 0, false, 1, 0x187,
       0xc2, 0x4c2, 0x412e | ALL, FULL47 },
-    { &m_intel_v3_fw, XEN_PROFILE_EVENT_BRANCH_MISSES, false, 0, false, 0,
+    { &m_intel_v3_fw, XEN_SYSCTL_PROFILE_EVENT_BRANCH_MISSES, false, 0, false, 0,
       0x186, 0xc1, 0x4c1, 0xc5 | ALL, FULL47 },
     /* Intel, PERF_CAPABILITIES unreadable: legacy */
-    { &m_intel_v4_nocaps, XEN_PROFILE_EVENT_LLC_MISSES, true, 0, false, 1,
+    { &m_intel_v4_nocaps, XEN_SYSCTL_PROFILE_EVENT_LLC_MISSES, true, 0, false, 1,
       0x187, 0xc2, 0xc2, 0x412e | ALL, LEGACY },
     /* Intel without branch-misses */
-    { &m_intel_v4_nobrmiss, XEN_PROFILE_EVENT_BRANCH_MISSES, true,
+    { &m_intel_v4_nobrmiss, XEN_SYSCTL_PROFILE_EVENT_BRANCH_MISSES, true,
       -EOPNOTSUPP },
-    { &m_intel_v4_nobrmiss, XEN_PROFILE_EVENT_BRANCH_MISSES, false,
+    { &m_intel_v4_nobrmiss, XEN_SYSCTL_PROFILE_EVENT_BRANCH_MISSES, false,
       -EOPNOTSUPP },
-    { &m_intel_v4_nobrmiss, XEN_PROFILE_EVENT_LLC_MISSES, true, 0, false, 1,
+    { &m_intel_v4_nobrmiss, XEN_SYSCTL_PROFILE_EVENT_LLC_MISSES, true, 0, false, 1,
       0x187, 0xc2, 0x4c2, 0x412e | ALL, FULL47 },
-    { &m_intel_short_ebx, XEN_PROFILE_EVENT_BRANCH_MISSES, true,
+    { &m_intel_short_ebx, XEN_SYSCTL_PROFILE_EVENT_BRANCH_MISSES, true,
       -EOPNOTSUPP },
-    { &m_intel_short_ebx, XEN_PROFILE_EVENT_LLC_MISSES, true, 0, false, 1,
+    { &m_intel_short_ebx, XEN_SYSCTL_PROFILE_EVENT_LLC_MISSES, true, 0, false, 1,
       0x187, 0xc2, 0xc2, 0x412e | ALL, LEGACY },
     /* AMD family 0x10: the legacy bank */
-    { &m_amd_10h, XEN_PROFILE_EVENT_CYCLES, true, 0, false, 1, 0xc0010001,
+    { &m_amd_10h, XEN_SYSCTL_PROFILE_EVENT_CYCLES, true, 0, false, 1, 0xc0010001,
       0xc0010005, 0xc0010005, 0x76 | ALL, FULL47 },
-    { &m_amd_10h, XEN_PROFILE_EVENT_CYCLES, false, 0, false, 0, 0xc0010000,
+    { &m_amd_10h, XEN_SYSCTL_PROFILE_EVENT_CYCLES, false, 0, false, 0, 0xc0010000,
       0xc0010004, 0xc0010004, 0x76 | ALL, FULL47 },
-    { &m_amd_10h, XEN_PROFILE_EVENT_INSTRUCTIONS, true, 0, false, 1,
+    { &m_amd_10h, XEN_SYSCTL_PROFILE_EVENT_INSTRUCTIONS, true, 0, false, 1,
       0xc0010001, 0xc0010005, 0xc0010005, 0xc0 | ALL, FULL47 },
-    { &m_amd_10h, XEN_PROFILE_EVENT_BRANCH_MISSES, true, 0, false, 1,
+    { &m_amd_10h, XEN_SYSCTL_PROFILE_EVENT_BRANCH_MISSES, true, 0, false, 1,
       0xc0010001, 0xc0010005, 0xc0010005, 0xc3 | ALL, FULL47 },
-    { &m_amd_10h, XEN_PROFILE_EVENT_REF_CYCLES, true, -EOPNOTSUPP },
-    { &m_amd_10h, XEN_PROFILE_EVENT_LLC_MISSES, false, -EOPNOTSUPP },
+    { &m_amd_10h, XEN_SYSCTL_PROFILE_EVENT_REF_CYCLES, true, -EOPNOTSUPP },
+    { &m_amd_10h, XEN_SYSCTL_PROFILE_EVENT_LLC_MISSES, false, -EOPNOTSUPP },
     /* AMD family 0x17, Hygon: PerfCtrExtCore */
-    { &m_amd_17h, XEN_PROFILE_EVENT_CYCLES, true, 0, false, 1, 0xc0010202,
+    { &m_amd_17h, XEN_SYSCTL_PROFILE_EVENT_CYCLES, true, 0, false, 1, 0xc0010202,
       0xc0010203, 0xc0010203, 0x76 | ALL, FULL47 },
-    { &m_amd_17h, XEN_PROFILE_EVENT_DEFAULT, false, 0, false, 0, 0xc0010200,
+    { &m_amd_17h, XEN_SYSCTL_PROFILE_EVENT_DEFAULT, false, 0, false, 0, 0xc0010200,
       0xc0010201, 0xc0010201, 0x76 | ALL, FULL47 },
-    { &m_amd_17h, XEN_PROFILE_EVENT_REF_CYCLES, false, -EOPNOTSUPP },
-    { &m_amd_17h, XEN_PROFILE_EVENT_LLC_MISSES, true, -EOPNOTSUPP },
-    { &m_hygon_18h, XEN_PROFILE_EVENT_BRANCH_MISSES, true, 0, false, 1,
+    { &m_amd_17h, XEN_SYSCTL_PROFILE_EVENT_REF_CYCLES, false, -EOPNOTSUPP },
+    { &m_amd_17h, XEN_SYSCTL_PROFILE_EVENT_LLC_MISSES, true, -EOPNOTSUPP },
+    { &m_hygon_18h, XEN_SYSCTL_PROFILE_EVENT_BRANCH_MISSES, true, 0, false, 1,
       0xc0010202, 0xc0010203, 0xc0010203, 0xc3 | ALL, FULL47 },
     /* AMD family 0x15, PerfCtrExtCore hidden by levelling: the extended bank */
-    { &m_amd_noext, XEN_PROFILE_EVENT_CYCLES, true, 0, false, 1, 0xc0010202,
+    { &m_amd_noext, XEN_SYSCTL_PROFILE_EVENT_CYCLES, true, 0, false, 1, 0xc0010202,
       0xc0010203, 0xc0010203, 0x76 | ALL, FULL47 },
 };
 
@@ -132,7 +132,7 @@ static void pick_never_gp0(void)
     {
         test_setup(usable[i], 1, 3000000);
         profile_pmu_detect(&c);
-        for ( ev = 0; ev <= XEN_PROFILE_EVENT_BRANCH_MISSES; ev++ )
+        for ( ev = 0; ev <= XEN_SYSCTL_PROFILE_EVENT_BRANCH_MISSES; ev++ )
         {
             if ( profile_pmu_pick_counter(&c, ev, true, &k) )
                 continue;
@@ -177,10 +177,10 @@ static void pick_no_fixed(void)
     m.nr_fixed = 0;
     test_setup(&m, 1, 3000000);
     profile_pmu_detect(&c);
-    rc = profile_pmu_pick_counter(&c, XEN_PROFILE_EVENT_CYCLES, true, &k);
+    rc = profile_pmu_pick_counter(&c, XEN_SYSCTL_PROFILE_EVENT_CYCLES, true, &k);
     tap_ok(!rc && !k.fixed && k.idx == 1 && k.ctl == (0x3c | ALL),
            "pick: no fixed counters: cycles on GP 1");
-    rc = profile_pmu_pick_counter(&c, XEN_PROFILE_EVENT_REF_CYCLES, false, &k);
+    rc = profile_pmu_pick_counter(&c, XEN_SYSCTL_PROFILE_EVENT_REF_CYCLES, false, &k);
     tap_ok(!rc && !k.fixed && k.idx == 0 && k.ctl == (0x13c | ALL),
            "pick: no fixed counters: ref-cycles on GP 0 without watchdog");
 
@@ -190,7 +190,7 @@ static void pick_no_fixed(void)
     m.unavailable = 1u << 0;
     test_setup(&m, 1, 3000000);
     profile_pmu_detect(&c);
-    tap_ok(profile_pmu_pick_counter(&c, XEN_PROFILE_EVENT_CYCLES, true, &k) ==
+    tap_ok(profile_pmu_pick_counter(&c, XEN_SYSCTL_PROFILE_EVENT_CYCLES, true, &k) ==
            -EOPNOTSUPP, "pick: no fixed counter, cycles unavailable: refused");
 }
 

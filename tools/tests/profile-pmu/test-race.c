@@ -44,7 +44,7 @@ static void stop_sweep(const struct sim_model *m, bool watchdog,
     for ( off = 0; off < period + 1000; off += 7, runs++ )
     {
         n = sim_snapshot(0, a);
-        if ( !start(0, XEN_PROFILE_EVENT_CYCLES, period, 0) )
+        if ( !start(0, XEN_SYSCTL_PROFILE_EVENT_CYCLES, period, 0) )
             break;
         sim_run(off, off, off, 0, 0);
         src->stop(0);
@@ -140,7 +140,7 @@ static void wd_overlap(const struct sim_model *m, bool force)
         sim_cpu(0)->msr_cost = 150;
         xen_watchdog_setup();
         watchdog_force = force;
-        if ( !start(0, XEN_PROFILE_EVENT_CYCLES, period, 0) )
+        if ( !start(0, XEN_SYSCTL_PROFILE_EVENT_CYCLES, period, 0) )
             break;
         /* Ours first, the watchdog d cycles later... */
         sim_run(d, d, d, 0, 0);
@@ -159,12 +159,12 @@ static void wd_overlap(const struct sim_model *m, bool force)
         sim_cpu(0)->msr_cost = 150;
         xen_watchdog_setup();
         watchdog_force = force;
-        if ( !start(0, XEN_PROFILE_EVENT_CYCLES, period, 0) )
+        if ( !start(0, XEN_SYSCTL_PROFILE_EVENT_CYCLES, period, 0) )
             break;
         src->stop(0);
         xen_watchdog_rearm();
         sim_run(d, d, d, 0, 0);
-        start(0, XEN_PROFILE_EVENT_CYCLES, period, 0);
+        start(0, XEN_SYSCTL_PROFILE_EVENT_CYCLES, period, 0);
         sim_run_ticks(2 * SEC, 100, 0, 0);
         if ( xen_stats[0].wd_ticks < 3 || xen_stats[0].wd_stuck )
             bad_wd++;
@@ -191,7 +191,7 @@ static void wd_overlap(const struct sim_model *m, bool force)
  */
 static void start_window(const struct sim_model *m)
 {
-    struct profile_config cfg = test_cfg(XEN_PROFILE_EVENT_CYCLES, 10000, 0);
+    struct profile_config cfg = test_cfg(XEN_SYSCTL_PROFILE_EVENT_CYCLES, 10000, 0);
     unsigned int reason;
     int rc;
 
@@ -221,9 +221,9 @@ void test_race(void)
     stop_sweep(&m_amd_10h, true, 0);
     stop_sweep(&m_intel_v3_fw, false, 300);
     stop_sweep(&m_amd_17h, false, 300);
-    rare_event(&m_intel_v3_fw, XEN_PROFILE_EVENT_LLC_MISSES);
-    rare_event(&m_intel_v2, XEN_PROFILE_EVENT_BRANCH_MISSES);
-    rare_event(&m_amd_17h, XEN_PROFILE_EVENT_BRANCH_MISSES);
+    rare_event(&m_intel_v3_fw, XEN_SYSCTL_PROFILE_EVENT_LLC_MISSES);
+    rare_event(&m_intel_v2, XEN_SYSCTL_PROFILE_EVENT_BRANCH_MISSES);
+    rare_event(&m_amd_17h, XEN_SYSCTL_PROFILE_EVENT_BRANCH_MISSES);
     wd_overlap(&m_intel_v3_fw, false);
     wd_overlap(&m_amd_17h, false);
     wd_overlap(&m_intel_v3_fw, true);

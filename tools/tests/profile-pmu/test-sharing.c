@@ -64,7 +64,7 @@ static bool all_sampling(unsigned int nr, const uint64_t *s, uint64_t min)
 
 static void callbacks(const struct sim_model *m, bool watchdog)
 {
-    struct profile_config cfg = test_cfg(XEN_PROFILE_EVENT_CYCLES, 0, 997);
+    struct profile_config cfg = test_cfg(XEN_SYSCTL_PROFILE_EVENT_CYCLES, 0, 997);
     uint64_t s[SIM_NR_CPUS];
     unsigned int cpu, reason;
     const char *wd = watchdog ? ", watchdog" : "";
@@ -179,7 +179,7 @@ static void callbacks(const struct sim_model *m, bool watchdog)
  */
 static void late_pmi(const struct sim_model *m)
 {
-    struct profile_config cfg = test_cfg(XEN_PROFILE_EVENT_CYCLES, 100000, 0);
+    struct profile_config cfg = test_cfg(XEN_SYSCTL_PROFILE_EVENT_CYCLES, 100000, 0);
     unsigned int reason;
     uint64_t samples;
     int rc;
@@ -219,7 +219,7 @@ static void late_pmi(const struct sim_model *m)
 static void late_foreign(const struct sim_model *m, uint64_t after_ms,
                          bool claimed)
 {
-    struct profile_config cfg = test_cfg(XEN_PROFILE_EVENT_CYCLES, 100000, 0);
+    struct profile_config cfg = test_cfg(XEN_SYSCTL_PROFILE_EVENT_CYCLES, 100000, 0);
     unsigned int reason;
     uint64_t unknown;
     int rc;
@@ -250,7 +250,7 @@ static void late_foreign(const struct sim_model *m, uint64_t after_ms,
 /* vPMU switched on while a session runs, and the two orders of a race. */
 static void vpmu(void)
 {
-    struct profile_config cfg = test_cfg(XEN_PROFILE_EVENT_CYCLES, 0, 997);
+    struct profile_config cfg = test_cfg(XEN_SYSCTL_PROFILE_EVENT_CYCLES, 0, 997);
     uint64_t s[2];
     unsigned int reason;
     int rc;
@@ -273,7 +273,7 @@ static void vpmu(void)
     tap_ok(!rc && vpmu_mode == XENPMU_MODE_SELF,
            "vpmu: after the session, XENPMU_mode_set works (%d)", rc);
     rc = src->check(&cfg, &reason);
-    tap_ok(rc == -EBUSY && reason == XEN_PROFILE_REASON_VPMU,
+    tap_ok(rc == -EBUSY && reason == XEN_SYSCTL_PROFILE_REASON_VPMU,
            "vpmu: then a session is refused: -EBUSY, VPMU (%d, %u)", rc,
            reason);
     vpmu_mode = XENPMU_MODE_OFF;
@@ -291,7 +291,7 @@ static void vpmu(void)
 /* One pCPU whose counter register cannot be written. */
 static void failing_wrmsr(const struct sim_model *m)
 {
-    struct profile_config cfg = test_cfg(XEN_PROFILE_EVENT_CYCLES, 0, 997);
+    struct profile_config cfg = test_cfg(XEN_SYSCTL_PROFILE_EVENT_CYCLES, 0, 997);
     struct sim_msr before[SIM_MAX_MSRS], now[SIM_MAX_MSRS];
     uint64_t s[SIM_NR_CPUS];
     unsigned int cpu, reason, n;
@@ -339,7 +339,7 @@ static void failing_wrmsr(const struct sim_model *m)
  */
 static void livepatch(const struct sim_model *m)
 {
-    struct profile_config cfg = test_cfg(XEN_PROFILE_EVENT_CYCLES, 0, 997);
+    struct profile_config cfg = test_cfg(XEN_SYSCTL_PROFILE_EVENT_CYCLES, 0, 997);
     unsigned int reason = 0, cpu;
     uint64_t s[SIM_NR_CPUS];
     int rc;
@@ -348,7 +348,7 @@ static void livepatch(const struct sim_model *m)
     tap_ok(profile_nmi_block(), "livepatch %s: no session: a livepatch "
            "may mask NMIs", m->name);
     rc = src->check(&cfg, &reason);
-    tap_ok(rc == -EBUSY && reason == XEN_PROFILE_REASON_PMU_BUSY &&
+    tap_ok(rc == -EBUSY && reason == XEN_SYSCTL_PROFILE_REASON_PMU_BUSY &&
            glue_probe_result() == 1 && test_pmu_free(),
            "livepatch %s: meanwhile the probe is refused (%d, reason %u), "
            "its verdict still to come, the PMU free", m->name, rc, reason);

@@ -33,9 +33,9 @@ static void refusals(void)
         const struct sim_model *m;
         unsigned int event;
     } no_event[] = {
-        { &m_amd_10h, XEN_PROFILE_EVENT_REF_CYCLES },
-        { &m_amd_17h, XEN_PROFILE_EVENT_LLC_MISSES },
-        { &m_intel_v4_nobrmiss, XEN_PROFILE_EVENT_BRANCH_MISSES },
+        { &m_amd_10h, XEN_SYSCTL_PROFILE_EVENT_REF_CYCLES },
+        { &m_amd_17h, XEN_SYSCTL_PROFILE_EVENT_LLC_MISSES },
+        { &m_intel_v4_nobrmiss, XEN_SYSCTL_PROFILE_EVENT_BRANCH_MISSES },
     };
     static const struct sim_model *const no_pmu[] = {
         &m_intel_v1, &m_intel_noleaf, &m_amd_0fh, &m_centaur,
@@ -46,35 +46,35 @@ static void refusals(void)
 
     test_setup(&m_intel_v3_fw, 2, KHZ);
     vpmu_mode = XENPMU_MODE_SELF;
-    rc = check(XEN_PROFILE_EVENT_CYCLES, 100000, 0, &reason);
-    tap_ok(rc == -EBUSY && reason == XEN_PROFILE_REASON_VPMU &&
+    rc = check(XEN_SYSCTL_PROFILE_EVENT_CYCLES, 100000, 0, &reason);
+    tap_ok(rc == -EBUSY && reason == XEN_SYSCTL_PROFILE_REASON_VPMU &&
            test_pmu_free() && !xen_nmi_callback(),
            "source: vPMU enabled: -EBUSY, VPMU (%d, %u)", rc, reason);
     vpmu_mode = XENPMU_MODE_OFF;
 
     tap_ok(acquire_pmu_ownership(PMU_OWNER_XENOPROF), "source: xenoprof "
            "takes the PMU");
-    rc = check(XEN_PROFILE_EVENT_CYCLES, 100000, 0, &reason);
-    tap_ok(rc == -EBUSY && reason == XEN_PROFILE_REASON_XENOPROF &&
+    rc = check(XEN_SYSCTL_PROFILE_EVENT_CYCLES, 100000, 0, &reason);
+    tap_ok(rc == -EBUSY && reason == XEN_SYSCTL_PROFILE_REASON_PMU_BUSY &&
            !xen_nmi_callback() && glue_probe_result() == 1,
-           "source: xenoprof owns the PMU: -EBUSY, XENOPROF (%d, %u), "
-           "nothing probed", rc, reason);
+           "source: another owner (xenoprof) has the PMU: -EBUSY, PMU_BUSY "
+           "(%d, %u), nothing probed", rc, reason);
     release_pmu_ownership(PMU_OWNER_XENOPROF);
     tap_ok(acquire_pmu_ownership(PMU_OWNER_HVM), "source: an HVM vPMU "
            "takes the PMU");
-    rc = check(XEN_PROFILE_EVENT_CYCLES, 100000, 0, &reason);
-    tap_ok(rc == -EBUSY && reason == XEN_PROFILE_REASON_VPMU,
+    rc = check(XEN_SYSCTL_PROFILE_EVENT_CYCLES, 100000, 0, &reason);
+    tap_ok(rc == -EBUSY && reason == XEN_SYSCTL_PROFILE_REASON_VPMU,
            "source: a vPMU guest owns the PMU: -EBUSY, VPMU (%d, %u)", rc, reason);
     release_pmu_ownership(PMU_OWNER_HVM);
 
     /* The NMI callback slot is not the profiler's: held, nothing fails. */
     set_nmi_callback(other_nmi);
-    rc = check(XEN_PROFILE_EVENT_CYCLES, 100000, 0, &reason);
+    rc = check(XEN_SYSCTL_PROFILE_EVENT_CYCLES, 100000, 0, &reason);
     tap_ok(!rc && xen_nmi_callback() == other_nmi && test_pmu_free() &&
            glue_probe_result() == 0,
            "source: another NMI callback held: check passes (%d), the slot "
            "is left alone, the probe saw our NMI", rc);
-    cfg = test_cfg(XEN_PROFILE_EVENT_CYCLES, 100000, 0);
+    cfg = test_cfg(XEN_SYSCTL_PROFILE_EVENT_CYCLES, 100000, 0);
     rc = src->start(&cfg, 0);
     tap_ok(!rc && xen_nmi_callback() == other_nmi && !test_pmu_free() &&
            glue_nr_started() == 1,
@@ -88,8 +88,8 @@ static void refusals(void)
     for ( i = 0; i < ARRAY_SIZE(no_pmu); i++ )
     {
         test_setup(no_pmu[i], 1, KHZ);
-        rc = check(XEN_PROFILE_EVENT_DEFAULT, 100000, 0, &reason);
-        tap_ok(rc == -EOPNOTSUPP && reason == XEN_PROFILE_REASON_NO_PMU &&
+        rc = check(XEN_SYSCTL_PROFILE_EVENT_DEFAULT, 100000, 0, &reason);
+        tap_ok(rc == -EOPNOTSUPP && reason == XEN_SYSCTL_PROFILE_REASON_NO_PMU &&
                test_pmu_free(), "source %s: -EOPNOTSUPP, NO_PMU (%d, %u)",
                no_pmu[i]->name, rc, reason);
     }
@@ -101,24 +101,24 @@ static void refusals(void)
     {
         test_setup(no_event[i].m, 1, KHZ);
         rc = check(no_event[i].event, 100000, 0, &reason);
-        tap_ok(rc == -EOPNOTSUPP && reason == XEN_PROFILE_REASON_NO_EVENT &&
+        tap_ok(rc == -EOPNOTSUPP && reason == XEN_SYSCTL_PROFILE_REASON_NO_EVENT &&
                test_pmu_free(), "source %s, event %u: -EOPNOTSUPP, NO_EVENT "
                "(%d, %u)", no_event[i].m->name, no_event[i].event, rc,
                reason);
     }
 
     test_setup(&m_intel_v2, 1, KHZ);
-    tap_ok(check(XEN_PROFILE_EVENT_CYCLES, 9999, 0, &reason) == -EINVAL &&
-           check(XEN_PROFILE_EVENT_CYCLES, 0, 0, &reason) == -EINVAL &&
-           check(XEN_PROFILE_EVENT_CYCLES, 0x80000000, 0, &reason) ==
+    tap_ok(check(XEN_SYSCTL_PROFILE_EVENT_CYCLES, 9999, 0, &reason) == -EINVAL &&
+           check(XEN_SYSCTL_PROFILE_EVENT_CYCLES, 0, 0, &reason) == -EINVAL &&
+           check(XEN_SYSCTL_PROFILE_EVENT_CYCLES, 0x80000000, 0, &reason) ==
            -EINVAL &&
-           check(XEN_PROFILE_EVENT_CYCLES, 0, 10001, &reason) == -EINVAL,
+           check(XEN_SYSCTL_PROFILE_EVENT_CYCLES, 0, 10001, &reason) == -EINVAL,
            "source: periods below 10000 or above 2^31 - 1 (legacy), "
            "10001 Hz: -EINVAL");
-    tap_ok(!check(XEN_PROFILE_EVENT_CYCLES, 10000, 0, &reason) &&
-           !check(XEN_PROFILE_EVENT_CYCLES, 0x7fffffff, 0, &reason) &&
-           !check(XEN_PROFILE_EVENT_CYCLES, 0, 10000, &reason) &&
-           !check(XEN_PROFILE_EVENT_CYCLES, 0, 1, &reason) &&
+    tap_ok(!check(XEN_SYSCTL_PROFILE_EVENT_CYCLES, 10000, 0, &reason) &&
+           !check(XEN_SYSCTL_PROFILE_EVENT_CYCLES, 0x7fffffff, 0, &reason) &&
+           !check(XEN_SYSCTL_PROFILE_EVENT_CYCLES, 0, 10000, &reason) &&
+           !check(XEN_SYSCTL_PROFILE_EVENT_CYCLES, 0, 1, &reason) &&
            test_pmu_free(), "source: 10000, 2^31 - 1, 10000 Hz, 1 Hz "
            "accepted");
 }
@@ -135,10 +135,10 @@ static void no_nmi(void)
     sim_cpu(0)->pmi_lost = true;
     n = sim_snapshot(0, a);
     t0 = xen_time();
-    rc = check(XEN_PROFILE_EVENT_CYCLES, 100000, 0, &reason);
+    rc = check(XEN_SYSCTL_PROFILE_EVENT_CYCLES, 100000, 0, &reason);
     t1 = xen_time();
     sim_snapshot(0, b);
-    tap_ok(rc == -EOPNOTSUPP && reason == XEN_PROFILE_REASON_NO_NMI &&
+    tap_ok(rc == -EOPNOTSUPP && reason == XEN_SYSCTL_PROFILE_REASON_NO_NMI &&
            t1 - t0 >= MILLISECS(20) && t1 - t0 < MILLISECS(21),
            "source: PMIs lost: -EOPNOTSUPP, NO_NMI (%d, %u) after %lld us "
            "of simulated time", rc, reason, (long long)(t1 - t0) / 1000);
@@ -149,16 +149,16 @@ static void no_nmi(void)
            !xen_nmi_callback() && strstr(xen_log, "no PMU overflow NMI"),
            "source: ... registers, PMU and NMI slot as before; logged");
     t0 = xen_time();
-    rc = check(XEN_PROFILE_EVENT_CYCLES, 100000, 0, &reason);
-    tap_ok(rc == -EOPNOTSUPP && reason == XEN_PROFILE_REASON_NO_NMI &&
+    rc = check(XEN_SYSCTL_PROFILE_EVENT_CYCLES, 100000, 0, &reason);
+    tap_ok(rc == -EOPNOTSUPP && reason == XEN_SYSCTL_PROFILE_REASON_NO_NMI &&
            xen_time() - t0 < MILLISECS(1),
            "source: ... the result is kept: no second probe");
 
     /* LVTPC that does not deliver NMIs (fixed vector): same. */
     test_setup(&m_amd_17h, 1, KHZ);
     sim_cpu(0)->pmi_lost = true;
-    rc = check(XEN_PROFILE_EVENT_CYCLES, 100000, 0, &reason);
-    tap_ok(rc == -EOPNOTSUPP && reason == XEN_PROFILE_REASON_NO_NMI &&
+    rc = check(XEN_SYSCTL_PROFILE_EVENT_CYCLES, 100000, 0, &reason);
+    tap_ok(rc == -EOPNOTSUPP && reason == XEN_SYSCTL_PROFILE_REASON_NO_NMI &&
            test_pmu_free(), "source AMD: PMIs lost: NO_NMI (%d, %u)", rc,
            reason);
 }
@@ -201,14 +201,14 @@ static const struct {
     uint64_t period;
     unsigned int freq;
 } lifecycles[] = {
-    { &m_intel_v3_fw, XEN_PROFILE_EVENT_CYCLES, 1000000, 0 },
-    { &m_intel_v3_fw, XEN_PROFILE_EVENT_BRANCH_MISSES, 10000, 0 },
-    { &m_intel_v2, XEN_PROFILE_EVENT_LLC_MISSES, 10000, 0 },
-    { &m_intel_v4, XEN_PROFILE_EVENT_INSTRUCTIONS, 0, 2000 },
-    { &m_amd_10h, XEN_PROFILE_EVENT_CYCLES, 1000000, 0 },
-    { &m_amd_17h, XEN_PROFILE_EVENT_BRANCH_MISSES, 20000, 0 },
-    { &m_amd_17h, XEN_PROFILE_EVENT_CYCLES, 0, 997 },
-    { &m_hygon_18h, XEN_PROFILE_EVENT_INSTRUCTIONS, 2000000, 0 },
+    { &m_intel_v3_fw, XEN_SYSCTL_PROFILE_EVENT_CYCLES, 1000000, 0 },
+    { &m_intel_v3_fw, XEN_SYSCTL_PROFILE_EVENT_BRANCH_MISSES, 10000, 0 },
+    { &m_intel_v2, XEN_SYSCTL_PROFILE_EVENT_LLC_MISSES, 10000, 0 },
+    { &m_intel_v4, XEN_SYSCTL_PROFILE_EVENT_INSTRUCTIONS, 0, 2000 },
+    { &m_amd_10h, XEN_SYSCTL_PROFILE_EVENT_CYCLES, 1000000, 0 },
+    { &m_amd_17h, XEN_SYSCTL_PROFILE_EVENT_BRANCH_MISSES, 20000, 0 },
+    { &m_amd_17h, XEN_SYSCTL_PROFILE_EVENT_CYCLES, 0, 997 },
+    { &m_hygon_18h, XEN_SYSCTL_PROFILE_EVENT_INSTRUCTIONS, 2000000, 0 },
 };
 
 /* 100 ms on each pCPU, with misses enough for every event. */
@@ -326,7 +326,7 @@ void test_source(void)
     unsigned int i;
 
     src = arch_profile_pmu_source();
-    tap_ok(src && src->id == XEN_PROFILE_SOURCE_PMU && src->check &&
+    tap_ok(src && src->id == XEN_SYSCTL_PROFILE_SOURCE_PMU && src->check &&
            src->start && src->stop, "source: the PMU source");
     refusals();
     no_nmi();

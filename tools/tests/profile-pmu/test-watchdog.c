@@ -19,15 +19,15 @@ static const struct {
     bool aligned;                       /* every 1000th NMI is for both */
     unsigned int llc, br;               /* per million cycles */
 } wds[] = {
-    { &m_intel_v3_fw, XEN_PROFILE_EVENT_CYCLES, 1500000, true },
-    { &m_intel_v2, XEN_PROFILE_EVENT_CYCLES, 1500000, true },
-    { &m_intel_v2, XEN_PROFILE_EVENT_INSTRUCTIONS, 1234567, false },
-    { &m_intel_v4, XEN_PROFILE_EVENT_BRANCH_MISSES, 10007, false, 0, 5000 },
-    { &m_intel_v3_fw, XEN_PROFILE_EVENT_LLC_MISSES, 100003, false, 20000 },
-    { &m_amd_10h, XEN_PROFILE_EVENT_CYCLES, 1500000, true },
-    { &m_amd_17h, XEN_PROFILE_EVENT_CYCLES, 1500000, true },
-    { &m_amd_17h, XEN_PROFILE_EVENT_BRANCH_MISSES, 10007, false, 0, 5000 },
-    { &m_hygon_18h, XEN_PROFILE_EVENT_INSTRUCTIONS, 1234567, false },
+    { &m_intel_v3_fw, XEN_SYSCTL_PROFILE_EVENT_CYCLES, 1500000, true },
+    { &m_intel_v2, XEN_SYSCTL_PROFILE_EVENT_CYCLES, 1500000, true },
+    { &m_intel_v2, XEN_SYSCTL_PROFILE_EVENT_INSTRUCTIONS, 1234567, false },
+    { &m_intel_v4, XEN_SYSCTL_PROFILE_EVENT_BRANCH_MISSES, 10007, false, 0, 5000 },
+    { &m_intel_v3_fw, XEN_SYSCTL_PROFILE_EVENT_LLC_MISSES, 100003, false, 20000 },
+    { &m_amd_10h, XEN_SYSCTL_PROFILE_EVENT_CYCLES, 1500000, true },
+    { &m_amd_17h, XEN_SYSCTL_PROFILE_EVENT_CYCLES, 1500000, true },
+    { &m_amd_17h, XEN_SYSCTL_PROFILE_EVENT_BRANCH_MISSES, 10007, false, 0, 5000 },
+    { &m_hygon_18h, XEN_SYSCTL_PROFILE_EVENT_INSTRUCTIONS, 1234567, false },
 };
 
 static void run_all(unsigned int seconds, unsigned int llc, unsigned int br)

@@ -20,7 +20,7 @@
 #define RING_SIZE   (1u << 20)
 #define MAX_DEPTH   64
 
-/* The record header of public/profilectl.h (the size test-lost checks). */
+/* The record header of public/sysctl.h (the size test-lost checks). */
 struct rec {
     uint16_t size;
     uint8_t type, flags;

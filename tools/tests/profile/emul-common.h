@@ -12,21 +12,19 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "profilectl.h"
+#include "public.h"
 
 /* xen/symbols.h */
 #define KSYM_NAME_LEN       127
 int xensyms_read(uint32_t *symnum, char *type, unsigned long *address,
                  char *name);
 
-/* xen/lib.h, xen/guest_access.h, xen/sched.h: the shim's handles are
- * addresses. */
+/* xen/lib.h, xen/guest_access.h, xen/sched.h: handles hold addresses. */
 #define ROUNDUP(x, a)       (((x) + (a) - 1) & ~((a) - 1))
 #define copy_to_guest_offset(hnd, off, ptr, nr) \
-    (memcpy((uint8_t *)(uintptr_t)(hnd) + (off), ptr, \
-            (nr) * sizeof(*(ptr))), 0)
+    (memcpy((uint8_t *)(hnd).p + (off), ptr, (nr) * sizeof(*(ptr))), 0)
 bool hypercall_preempt_check(void);
-int profile_symbols(struct xen_profile_symbols *op);
+int profile_symbols(struct xen_sysctl_profile_symbols *op);
 
 /* xen/spinlock.h: the tests are single-threaded. */
 #define DEFINE_SPINLOCK(l)  int l

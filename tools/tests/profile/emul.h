@@ -30,10 +30,10 @@
 #define ASSERT(x)           assert(x)
 #define always_inline       inline __attribute__((always_inline))
 
-/* From public/profilectl.h. */
-#define XEN_PROFILE_F_TRUNCATED  (1u << 0)
-#define XEN_PROFILE_F_BAD_FRAME  (1u << 1)
-#define XEN_PROFILE_F_NO_STACK   (1u << 4)
+/* From public/sysctl.h (XEN_SYSCTL_profile_op). */
+#define XEN_SYSCTL_PROFILE_F_TRUNCATED  (1u << 0)
+#define XEN_SYSCTL_PROFILE_F_BAD_FRAME  (1u << 1)
+#define XEN_SYSCTL_PROFILE_F_NO_STACK   (1u << 4)
 
 /* From asm/config.h: a pCPU's stack block, 8 pages, aligned to its size. */
 #define PAGE_SIZE           4096UL

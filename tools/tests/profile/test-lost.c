@@ -5,20 +5,21 @@
  * commits leave; checked against the public header's layout.
  */
 #include <stddef.h>
+#include <stdint.h>
 
-#include "profilectl.h"
+#include "public.h"
 #include "test.h"
 
 /* The ring's LOST record is the public one (as control.c checks in Xen). */
-_Static_assert(PROFILE_REC_LOST == XEN_PROFILE_REC_LOST, "LOST type");
+_Static_assert(PROFILE_REC_LOST == XEN_SYSCTL_PROFILE_REC_LOST, "LOST type");
 _Static_assert(sizeof(struct profile_ring_lost) ==
-               sizeof(struct xen_profile_lost), "LOST size");
+               sizeof(struct xen_sysctl_profile_lost), "LOST size");
 _Static_assert(offsetof(struct profile_ring_lost, cpu) ==
-               offsetof(struct xen_profile_lost, hdr.cpu), "LOST cpu");
-_Static_assert(offsetof(struct profile_ring_lost, tsc) ==
-               offsetof(struct xen_profile_lost, hdr.tsc), "LOST tsc");
+               offsetof(struct xen_sysctl_profile_lost, hdr.cpu), "LOST cpu");
+_Static_assert(offsetof(struct profile_ring_lost, timestamp) ==
+               offsetof(struct xen_sysctl_profile_lost, hdr.timestamp), "LOST timestamp");
 _Static_assert(offsetof(struct profile_ring_lost, count) ==
-               offsetof(struct xen_profile_lost, count), "LOST count");
+               offsetof(struct xen_sysctl_profile_lost, count), "LOST count");
 
 /* Is p a LOST record of count samples, of pCPU cpu at tsc? */
 static bool islost(const uint8_t *p, uint64_t count, unsigned int cpu,
@@ -26,7 +27,7 @@ static bool islost(const uint8_t *p, uint64_t count, unsigned int cpu,
 {
     struct profile_ring_lost want = {
         .size = sizeof(want), .type = PROFILE_REC_LOST, .cpu = cpu,
-        .tsc = tsc, .count = count,
+        .timestamp = tsc, .count = count,
     };
 
     return !memcmp(p, &want, sizeof(want));

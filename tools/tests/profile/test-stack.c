@@ -167,8 +167,8 @@ static bool walk_one(unsigned long sp, unsigned long bp, unsigned int *nf,
 
     *nf = n;
     if ( !bottom )
-        return n == 0 && *flags == XEN_PROFILE_F_NO_STACK;
-    if ( *flags & XEN_PROFILE_F_NO_STACK )
+        return n == 0 && *flags == XEN_SYSCTL_PROFILE_F_NO_STACK;
+    if ( *flags & XEN_SYSCTL_PROFILE_F_NO_STACK )
         return false;
     for ( i = 0; i < n; i++ )
         if ( !ips[i] )
@@ -262,7 +262,7 @@ static void cases(void)
         flags = 0;
         n = profile_walk(0, foreign[p].sp, foreign[p].bp, base, NULL, ips,
                          MAXF, &flags);
-        tap_ok(!n && flags == XEN_PROFILE_F_NO_STACK,
+        tap_ok(!n && flags == XEN_SYSCTL_PROFILE_F_NO_STACK,
                "%s: nothing read, NO_STACK", foreign[p].desc);
     }
 
@@ -288,7 +288,7 @@ static void cases(void)
         w[0] = ~(ist_bottom(p) + offsetof(struct cpu_user_regs, rbp));
         flags = 0;
         ok = walk_one(sp, sp, &n, &flags);
-        tap_ok(ok && n == 1 && !(flags & XEN_PROFILE_F_BAD_FRAME),
+        tap_ok(ok && n == 1 && !(flags & XEN_SYSCTL_PROFILE_F_BAD_FRAME),
                "IST stack page %u, a walk ending at the IST frame: not "
                "BAD_FRAME", p);
     }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * test-symbols.c: XEN_PROFILE_OP_symbols (xen/common/profile/symbols.c)
+ * test-symbols.c: XEN_SYSCTL_PROFILE_symbols (xen/common/profile/symbols.c)
  * against a symbol table read as Xen 4.22's xensyms_read() reads it: an
  * END marker in the last entry makes it skip to the end, return 0 and
  * set neither type nor address.  Every entry copied out must be a real
@@ -45,18 +45,19 @@ bool hypercall_preempt_check(void)
 }
 
 /* Read the whole table from index 0 into buf; the op's answer. */
-static int read_all(uint8_t *buf, uint32_t size, struct xen_profile_symbols *op)
+static int read_all(uint8_t *buf, uint32_t size,
+                    struct xen_sysctl_profile_symbols *op)
 {
     memset(buf, 0xa5, size);
     memset(op, 0, sizeof(*op));
     op->size = size;
-    op->buffer = (uintptr_t)buf;
+    set_xen_guest_handle(op->buffer, buf);
     return profile_symbols(op);
 }
 
 /* Are the entries of buf those of want, every byte set, nothing after? */
 static bool entries_are(const uint8_t *buf, uint32_t size,
-                        const struct xen_profile_symbols *op,
+                        const struct xen_sysctl_profile_symbols *op,
                         const char *const *want, unsigned int n)
 {
     uint32_t off = 0, i;
@@ -65,7 +66,7 @@ static bool entries_are(const uint8_t *buf, uint32_t size,
         return false;
     for ( i = 0; i < n; i++ )
     {
-        struct xen_profile_symbol e;
+        struct xen_sysctl_profile_symbol e;
         uint32_t j;
 
         memcpy(&e, buf + off, sizeof(e));
@@ -100,7 +101,7 @@ void test_symbols(void)
     static const char *const want_last[] = { "idle_loop", "do_nmi" };
     static const char *const want_mid[] = { "a", "bcd" };
     static uint8_t buf[4096];
-    struct xen_profile_symbols op;
+    struct xen_sysctl_profile_symbols op;
     int rc;
 
     table = end_last;

@@ -148,8 +148,8 @@ static const struct ucase {
     unsigned int nexp, exp[5];      /* return addresses: RET(exp[i]) */
     unsigned int flags;
 } ucases[] = {
-#define T XEN_PROFILE_F_TRUNCATED
-#define B XEN_PROFILE_F_BAD_FRAME
+#define T XEN_SYSCTL_PROFILE_F_TRUNCATED
+#define B XEN_SYSCTL_PROFILE_F_BAD_FRAME
     { "clean chain of 4 frames ending with a null rbp", 0, 256, 16, F(10),
       { { 10, 0, F(20) }, { 20, 0, F(40) }, { 40, 0, F(60) },
         { 60, 0, NUL } }, 4, { 10, 20, 40, 60 }, 0 },

@@ -2,7 +2,7 @@
 /*
  * helpers.c: record encoder, temporary folder and file helpers for the
  * unit tests.  The encoder writes byte by byte from the layout of
- * xen/include/public/profilectl.h, independently of the library's decoder.
+ * XEN_SYSCTL_profile_op (sysctl.h), independently of the library's decoder.
  */
 #include <dirent.h>
 #include <errno.h>

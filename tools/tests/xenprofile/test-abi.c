@@ -9,46 +9,47 @@
  */
 #include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "profilectl.h"
+#include <xen/sysctl.h>
 #include "test.h"
 
 #define SAME(a, b) _Static_assert((a) == (b), #a " is " #b)
 
-SAME(XENPROF_REC_VERSION, XEN_PROFILE_RECORD_VERSION);
-SAME(XENPROF_REC_SAMPLE, XEN_PROFILE_REC_SAMPLE);
-SAME(XENPROF_REC_LOST, XEN_PROFILE_REC_LOST);
-SAME(XENPROF_REC_OFF_SIZE, offsetof(struct xen_profile_record, size));
-SAME(XENPROF_REC_OFF_TYPE, offsetof(struct xen_profile_record, type));
-SAME(XENPROF_REC_OFF_FLAGS, offsetof(struct xen_profile_record, flags));
-SAME(XENPROF_REC_OFF_DOMID, offsetof(struct xen_profile_record, domid));
-SAME(XENPROF_REC_OFF_VCPU, offsetof(struct xen_profile_record, vcpu));
-SAME(XENPROF_REC_OFF_CPU, offsetof(struct xen_profile_record, cpu));
-SAME(XENPROF_REC_OFF_MODE, offsetof(struct xen_profile_record, mode));
+SAME(XENPROF_REC_VERSION, XEN_SYSCTL_PROFILE_RECORD_VERSION);
+SAME(XENPROF_REC_SAMPLE, XEN_SYSCTL_PROFILE_REC_SAMPLE);
+SAME(XENPROF_REC_LOST, XEN_SYSCTL_PROFILE_REC_LOST);
+SAME(XENPROF_REC_OFF_SIZE, offsetof(struct xen_sysctl_profile_record, size));
+SAME(XENPROF_REC_OFF_TYPE, offsetof(struct xen_sysctl_profile_record, type));
+SAME(XENPROF_REC_OFF_FLAGS, offsetof(struct xen_sysctl_profile_record, flags));
+SAME(XENPROF_REC_OFF_DOMID, offsetof(struct xen_sysctl_profile_record, domid));
+SAME(XENPROF_REC_OFF_VCPU, offsetof(struct xen_sysctl_profile_record, vcpu));
+SAME(XENPROF_REC_OFF_CPU, offsetof(struct xen_sysctl_profile_record, cpu));
+SAME(XENPROF_REC_OFF_MODE, offsetof(struct xen_sysctl_profile_record, mode));
 SAME(XENPROF_REC_OFF_NR_FRAMES,
-     offsetof(struct xen_profile_record, nr_frames));
-SAME(XENPROF_REC_OFF_TSC, offsetof(struct xen_profile_record, tsc));
-SAME(XENPROF_REC_HDR_SIZE, sizeof(struct xen_profile_record));
-SAME(XENPROF_REC_OFF_LOST_COUNT, offsetof(struct xen_profile_lost, count));
-SAME(XENPROF_REC_LOST_SIZE, sizeof(struct xen_profile_lost));
-SAME(XENPROF_MAX_FRAMES, 1 + XEN_PROFILE_MAX_DEPTH);
-SAME(XENPROF_MODE_XEN, XEN_PROFILE_MODE_XEN);
-SAME(XENPROF_MODE_GUEST_KERNEL, XEN_PROFILE_MODE_GUEST_KERNEL);
-SAME(XENPROF_MODE_GUEST_USER, XEN_PROFILE_MODE_GUEST_USER);
-SAME(XENPROF_F_TRUNCATED, XEN_PROFILE_F_TRUNCATED);
-SAME(XENPROF_F_BAD_FRAME, XEN_PROFILE_F_BAD_FRAME);
-SAME(XENPROF_F_HVM, XEN_PROFILE_F_HVM);
-SAME(XENPROF_F_IDLE, XEN_PROFILE_F_IDLE);
-SAME(XENPROF_F_NO_STACK, XEN_PROFILE_F_NO_STACK);
-SAME(XENPROF_SOURCE_TIMER, XEN_PROFILE_SOURCE_TIMER);
-SAME(XENPROF_SOURCE_PMU, XEN_PROFILE_SOURCE_PMU);
-SAME(XENPROF_CPU_SAMPLED, XEN_PROFILE_CPU_SAMPLED);
-SAME(XENPROF_CPU_RING, XEN_PROFILE_CPU_RING);
-SAME(XENPROF_CPU_OFFLINED, XEN_PROFILE_CPU_OFFLINED);
-SAME(XENPROF_CPU_LEFT_OUT, XEN_PROFILE_CPU_LEFT_OUT);
-SAME(XENPROF_CPU_FAILED, XEN_PROFILE_CPU_FAILED);
+     offsetof(struct xen_sysctl_profile_record, nr_frames));
+SAME(XENPROF_REC_OFF_TSC, offsetof(struct xen_sysctl_profile_record, timestamp));
+SAME(XENPROF_REC_HDR_SIZE, sizeof(struct xen_sysctl_profile_record));
+SAME(XENPROF_REC_OFF_LOST_COUNT, offsetof(struct xen_sysctl_profile_lost, count));
+SAME(XENPROF_REC_LOST_SIZE, sizeof(struct xen_sysctl_profile_lost));
+SAME(XENPROF_MAX_FRAMES, 1 + XEN_SYSCTL_PROFILE_MAX_DEPTH);
+SAME(XENPROF_MODE_XEN, XEN_SYSCTL_PROFILE_MODE_XEN);
+SAME(XENPROF_MODE_GUEST_KERNEL, XEN_SYSCTL_PROFILE_MODE_GUEST_KERNEL);
+SAME(XENPROF_MODE_GUEST_USER, XEN_SYSCTL_PROFILE_MODE_GUEST_USER);
+SAME(XENPROF_F_TRUNCATED, XEN_SYSCTL_PROFILE_F_TRUNCATED);
+SAME(XENPROF_F_BAD_FRAME, XEN_SYSCTL_PROFILE_F_BAD_FRAME);
+SAME(XENPROF_F_HVM, XEN_SYSCTL_PROFILE_F_HVM);
+SAME(XENPROF_F_IDLE, XEN_SYSCTL_PROFILE_F_IDLE);
+SAME(XENPROF_F_NO_STACK, XEN_SYSCTL_PROFILE_F_NO_STACK);
+SAME(XENPROF_SOURCE_TIMER, XEN_SYSCTL_PROFILE_SOURCE_TIMER);
+SAME(XENPROF_SOURCE_PMU, XEN_SYSCTL_PROFILE_SOURCE_PMU);
+SAME(XENPROF_CPU_SAMPLED, XEN_SYSCTL_PROFILE_CPU_SAMPLED);
+SAME(XENPROF_CPU_RING, XEN_SYSCTL_PROFILE_CPU_RING);
+SAME(XENPROF_CPU_OFFLINED, XEN_SYSCTL_PROFILE_CPU_OFFLINED);
+SAME(XENPROF_CPU_LEFT_OUT, XEN_SYSCTL_PROFILE_CPU_LEFT_OUT);
+SAME(XENPROF_CPU_FAILED, XEN_SYSCTL_PROFILE_CPU_FAILED);
 
 /*
  * The record a test encodes (helpers.c) is the one Xen writes: a sample
@@ -57,18 +58,18 @@ SAME(XENPROF_CPU_FAILED, XEN_PROFILE_CPU_FAILED);
 void test_abi(void)
 {
     struct {
-        struct xen_profile_record r;
+        struct xen_sysctl_profile_record r;
         uint64_t ip[2];
     } rec = {
-        .r = { .size = sizeof(rec), .type = XEN_PROFILE_REC_SAMPLE,
-               .flags = XEN_PROFILE_F_HVM, .domid = 7, .vcpu = 3, .cpu = 5,
-               .mode = XEN_PROFILE_MODE_GUEST_USER, .nr_frames = 2,
-               .tsc = 0x123456789aULL },
+        .r = { .size = sizeof(rec), .type = XEN_SYSCTL_PROFILE_REC_SAMPLE,
+               .flags = XEN_SYSCTL_PROFILE_F_HVM, .domid = 7, .vcpu = 3, .cpu = 5,
+               .mode = XEN_SYSCTL_PROFILE_MODE_GUEST_USER, .nr_frames = 2,
+               .timestamp = 0x123456789aULL },
         .ip = { 0xffff82d040200000ULL, 42 },
     };
-    struct xen_profile_lost lost = {
-        .hdr = { .size = sizeof(lost), .type = XEN_PROFILE_REC_LOST,
-                 .cpu = 5, .tsc = 99 },
+    struct xen_sysctl_profile_lost lost = {
+        .hdr = { .size = sizeof(lost), .type = XEN_SYSCTL_PROFILE_REC_LOST,
+                 .cpu = 5, .timestamp = 99 },
         .count = 12,
     };
     uint8_t buf[sizeof(lost) + sizeof(rec)];
@@ -109,18 +110,18 @@ static int script_of(const struct xenprof_data *d, char **text, size_t *len,
 void test_lost_records(void)
 {
     struct {
-        struct xen_profile_lost l1;
-        struct xen_profile_record r;
+        struct xen_sysctl_profile_lost l1;
+        struct xen_sysctl_profile_record r;
         uint64_t ip;
-        struct xen_profile_lost l2;
+        struct xen_sysctl_profile_lost l2;
     } st = {
-        .l1 = { .hdr = { .size = 32, .type = XEN_PROFILE_REC_LOST,
-                         .cpu = 1, .tsc = 1000 }, .count = 5 },
-        .r = { .size = 32, .type = XEN_PROFILE_REC_SAMPLE, .cpu = 1,
-               .nr_frames = 1, .tsc = 2000 },
+        .l1 = { .hdr = { .size = 32, .type = XEN_SYSCTL_PROFILE_REC_LOST,
+                         .cpu = 1, .timestamp = 1000 }, .count = 5 },
+        .r = { .size = 32, .type = XEN_SYSCTL_PROFILE_REC_SAMPLE, .cpu = 1,
+               .nr_frames = 1, .timestamp = 2000 },
         .ip = 0x1000,
-        .l2 = { .hdr = { .size = 32, .type = XEN_PROFILE_REC_LOST,
-                         .cpu = 1, .tsc = 3000 }, .count = 2 },
+        .l2 = { .hdr = { .size = 32, .type = XEN_SYSCTL_PROFILE_REC_LOST,
+                         .cpu = 1, .timestamp = 3000 }, .count = 2 },
     };
     struct xenprof_data *d = xenprof_data_new();
     struct xenprof_cpu cpu = { .cpu = 1, .lost = 9 };

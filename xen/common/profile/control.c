@@ -36,9 +36,9 @@
 struct profile_cpu *__read_mostly profile_cpus;
 struct profile_config __read_mostly profile_session;
 
-static unsigned int state = XEN_PROFILE_STATE_IDLE;
+static unsigned int state = XEN_SYSCTL_PROFILE_STATE_IDLE;
 static const struct profile_source *source;
-static uint64_t start_tsc, stop_tsc;
+static uint64_t start_stamp, stop_stamp;   /* get_cycles() */
 
 /* Largest read per call, to bound the time spent in one hypercall. */
 #define PROFILE_READ_MAX (1u << 20)
@@ -59,7 +59,7 @@ static int alloc_ring(unsigned int cpu, unsigned int kib)
     unsigned int order = get_order_from_bytes((unsigned long)kib << 10);
     void *buf = alloc_xenheap_pages(order, MEMF_node(cpu_to_node(cpu)));
 
-    pc->scratch = xmalloc_bytes(XEN_PROFILE_MAX_RECORD);
+    pc->scratch = xmalloc_bytes(XEN_SYSCTL_PROFILE_MAX_RECORD);
     if ( !buf || !pc->scratch )
     {
         if ( buf )
@@ -72,7 +72,7 @@ static int alloc_ring(unsigned int cpu, unsigned int kib)
     pc->ring_order = order;
     pc->cost_min = pc->cost_max = pc->cost_sum = pc->no_stack = 0;
     pc->throttled = 0;
-    pc->flags = XEN_PROFILE_CPU_RING;
+    pc->flags = XEN_SYSCTL_PROFILE_CPU_RING;
 
     return 0;
 }
@@ -86,7 +86,7 @@ static void quiesce_cpu(unsigned int cpu)
 {
     struct profile_cpu *pc = &profile_cpus[cpu];
 
-    if ( !(pc->flags & XEN_PROFILE_CPU_SAMPLED) )
+    if ( !(pc->flags & XEN_SYSCTL_PROFILE_CPU_SAMPLED) )
         return;
     source->stop(cpu);
     write_atomic(&pc->sampling, false);
@@ -95,7 +95,7 @@ static void quiesce_cpu(unsigned int cpu)
         cpu_relax();
     /* What the last sample wrote, before anything reads the ring here. */
     smp_rmb();
-    pc->flags &= ~XEN_PROFILE_CPU_SAMPLED;
+    pc->flags &= ~XEN_SYSCTL_PROFILE_CPU_SAMPLED;
 }
 
 static int start_cpu(unsigned int cpu)
@@ -104,12 +104,12 @@ static int start_cpu(unsigned int cpu)
     int rc;
 
     write_atomic(&pc->sampling, true);
-    pc->flags |= XEN_PROFILE_CPU_SAMPLED;
+    pc->flags |= XEN_SYSCTL_PROFILE_CPU_SAMPLED;
     rc = source->start(&profile_session, cpu);
     if ( rc )
     {
         write_atomic(&pc->sampling, false);
-        pc->flags &= ~XEN_PROFILE_CPU_SAMPLED;
+        pc->flags &= ~XEN_SYSCTL_PROFILE_CPU_SAMPLED;
     }
 
     return rc;
@@ -124,7 +124,7 @@ static void release_all(void)
         quiesce_cpu(cpu);
         free_ring(&profile_cpus[cpu]);
     }
-    state = XEN_PROFILE_STATE_IDLE;
+    state = XEN_SYSCTL_PROFILE_STATE_IDLE;
     source = NULL;
 }
 
@@ -135,7 +135,7 @@ static void release_all(void)
  * kept to recognise its continuation.
  */
 static struct {
-    struct xen_profile_start req;   /* as asked */
+    struct xen_sysctl_profile_start req;   /* as asked */
     struct profile_config cfg;
     const struct profile_source *src;
     cpumask_t mask;                 /* the pCPUs, as the first call saw them */
@@ -143,8 +143,8 @@ static struct {
 } starting;
 
 /* Is op the request a start in progress was made with (IN fields)? */
-static bool same_request(const struct xen_profile_start *a,
-                         const struct xen_profile_start *b)
+static bool same_request(const struct xen_sysctl_profile_start *a,
+                         const struct xen_sysctl_profile_start *b)
 {
     return a->source == b->source && a->flags == b->flags &&
            a->frequency == b->frequency && a->max_depth == b->max_depth &&
@@ -154,23 +154,28 @@ static bool same_request(const struct xen_profile_start *a,
 }
 
 /*
- * Is the memory of the rings of n pCPUs of kib each within the cap: at
- * most XEN_PROFILE_MAX_TOTAL_MIB in all, and at most 1 /
- * XEN_PROFILE_FREE_FRACTION of the free memory?
+ * The pages the rings of a session may take now: at most
+ * PROFILE_TOTAL_MIB_MAX in all, and at most 1 / PROFILE_FREE_FRACTION of
+ * the free memory.
  */
-static bool within_cap(unsigned int n, unsigned int kib)
+static unsigned long cap_pages(void)
 {
-    unsigned long pages = (PAGE_SIZE << get_order_from_bytes(
-                               (unsigned long)kib << 10)) >> PAGE_SHIFT;
-    unsigned long total = pages * n;
     uint64_t free, claimed;
 
     /* What XEN_SYSCTL_physinfo reports as free. */
     get_outstanding_claims(&free, &claimed);
 
-    return total <= ((unsigned long)XEN_PROFILE_MAX_TOTAL_MIB << 20) >>
-                    PAGE_SHIFT &&
-           total <= free / XEN_PROFILE_FREE_FRACTION;
+    return min_t(uint64_t, MB(PROFILE_TOTAL_MIB_MAX) >> PAGE_SHIFT,
+                 free / PROFILE_FREE_FRACTION);
+}
+
+/* Are the rings of n pCPUs of kib each within the cap? */
+static bool within_cap(unsigned int n, unsigned int kib)
+{
+    unsigned long pages = (PAGE_SIZE << get_order_from_bytes(
+                               (unsigned long)kib << 10)) >> PAGE_SHIFT;
+
+    return pages * n <= cap_pages();
 }
 
 /* Free what a start allocated and go back to IDLE. */
@@ -182,7 +187,7 @@ static void abort_start(void)
 
 /*
  * Start sampling every pCPU of mask whose ring is allocated.  A pCPU its
- * source cannot start is flagged XEN_PROFILE_CPU_FAILED and counted in
+ * source cannot start is flagged XEN_SYSCTL_PROFILE_CPU_FAILED and counted in
  * *failed; the start fails (-EIO, or the source's error) only when no
  * pCPU could be started.
  */
@@ -194,16 +199,16 @@ static int start_sampling(const cpumask_t *mask, unsigned int *failed)
     arch_profile_prepare();
     profile_session = starting.cfg;
     source = starting.src;
-    state = XEN_PROFILE_STATE_RUNNING;
-    start_tsc = get_cycles();
-    stop_tsc = 0;
+    state = XEN_SYSCTL_PROFILE_STATE_RUNNING;
+    start_stamp = get_cycles();
+    stop_stamp = 0;
     smp_wmb();
 
     *failed = 0;
     for_each_cpu ( cpu, mask )
     {
         /* Only a pCPU with its ring and scratch record may sample. */
-        bool ready = (profile_cpus[cpu].flags & XEN_PROFILE_CPU_RING) &&
+        bool ready = (profile_cpus[cpu].flags & XEN_SYSCTL_PROFILE_CPU_RING) &&
                      profile_cpus[cpu].scratch;
 
         rc = ready ? start_cpu(cpu) : -EIO;
@@ -212,7 +217,7 @@ static int start_sampling(const cpumask_t *mask, unsigned int *failed)
             started++;
             continue;
         }
-        profile_cpus[cpu].flags |= XEN_PROFILE_CPU_FAILED;
+        profile_cpus[cpu].flags |= XEN_SYSCTL_PROFILE_CPU_FAILED;
         (*failed)++;
         if ( ready && !first_rc )
             first_rc = rc;
@@ -221,7 +226,7 @@ static int start_sampling(const cpumask_t *mask, unsigned int *failed)
     return started ? 0 : first_rc ?: -EIO;
 }
 
-static int profile_start(struct xen_profile_start *op)
+static int profile_start(struct xen_sysctl_profile_start *op)
 {
     struct profile_config cfg;
     cpumask_t mask;
@@ -232,13 +237,13 @@ static int profile_start(struct xen_profile_start *op)
     if ( rc )
         return rc;
 
-    if ( state == XEN_PROFILE_STATE_STARTING )
+    if ( state == XEN_SYSCTL_PROFILE_STATE_STARTING )
     {
         /* Only the continuation of the start in progress goes on. */
         if ( !same_request(op, &starting.req) )
             return -EBUSY;
     }
-    else if ( state != XEN_PROFILE_STATE_IDLE )
+    else if ( state != XEN_SYSCTL_PROFILE_STATE_IDLE )
         return -EBUSY;
     else
     {
@@ -263,14 +268,14 @@ static int profile_start(struct xen_profile_start *op)
     if ( !get_cpu_maps() )
         return -ERESTART;
     rc = profile_get_cpumask(&op->cpumap, &mask);
-    if ( state == XEN_PROFILE_STATE_IDLE )
+    if ( state == XEN_SYSCTL_PROFILE_STATE_IDLE )
     {
         if ( !rc && !within_cap(cpumask_weight(&mask), cfg.ring_kib) )
             rc = -E2BIG;
         if ( rc )
             goto out;
         cpumask_copy(&starting.mask, &mask);
-        state = XEN_PROFILE_STATE_STARTING;
+        state = XEN_SYSCTL_PROFILE_STATE_STARTING;
     }
     else if ( rc || !cpumask_equal(&mask, &starting.mask) )
     {
@@ -318,26 +323,26 @@ static int profile_stop(void)
 {
     unsigned int cpu;
 
-    if ( state == XEN_PROFILE_STATE_IDLE )
+    if ( state == XEN_SYSCTL_PROFILE_STATE_IDLE )
         return -ENODATA;
-    if ( state == XEN_PROFILE_STATE_STOPPED )
+    if ( state == XEN_SYSCTL_PROFILE_STATE_STOPPED )
         return 0;
-    if ( state == XEN_PROFILE_STATE_STARTING )
+    if ( state == XEN_SYSCTL_PROFILE_STATE_STARTING )
         return -EBUSY;
     if ( !get_cpu_maps() )
         return -ERESTART;
 
     for ( cpu = 0; cpu < nr_cpu_ids; cpu++ )
         quiesce_cpu(cpu);
-    state = XEN_PROFILE_STATE_STOPPED;
-    stop_tsc = get_cycles();
+    state = XEN_SYSCTL_PROFILE_STATE_STOPPED;
+    stop_stamp = get_cycles();
     /*
      * Every producer is quiescent: announce the samples each ring lost
      * last (offlined pCPUs' too).  Commits left room for this record.
      */
     for ( cpu = 0; cpu < nr_cpu_ids; cpu++ )
-        if ( profile_cpus[cpu].flags & XEN_PROFILE_CPU_RING )
-            profile_ring_write_lost(&profile_cpus[cpu].ring, cpu, stop_tsc);
+        if ( profile_cpus[cpu].flags & XEN_SYSCTL_PROFILE_CPU_RING )
+            profile_ring_write_lost(&profile_cpus[cpu].ring, cpu, stop_stamp);
 
     put_cpu_maps();
     return 0;
@@ -345,15 +350,15 @@ static int profile_stop(void)
 
 static int profile_release(void)
 {
-    if ( state == XEN_PROFILE_STATE_IDLE )
+    if ( state == XEN_SYSCTL_PROFILE_STATE_IDLE )
         return -ENODATA;
-    if ( state == XEN_PROFILE_STATE_RUNNING )
+    if ( state == XEN_SYSCTL_PROFILE_STATE_RUNNING )
         return -EBUSY;
     if ( !get_cpu_maps() )
         return -ERESTART;
 
     /* STOPPED, or a start left unfinished (its caller went away). */
-    if ( state == XEN_PROFILE_STATE_STARTING )
+    if ( state == XEN_SYSCTL_PROFILE_STATE_STARTING )
         abort_start();
     else
         release_all();
@@ -362,14 +367,14 @@ static int profile_release(void)
     return 0;
 }
 
-static void cpu_status(unsigned int cpu, struct xen_profile_cpu *e)
+static void cpu_status(unsigned int cpu, struct xen_sysctl_profile_cpu *e)
 {
     const struct profile_cpu *pc = &profile_cpus[cpu];
     const struct profile_ring *r = &pc->ring;
 
     memset(e, 0, sizeof(*e));
     e->flags = ACCESS_ONCE(pc->flags);
-    if ( !(e->flags & XEN_PROFILE_CPU_RING) )
+    if ( !(e->flags & XEN_SYSCTL_PROFILE_CPU_RING) )
         return;
     e->read = ACCESS_ONCE(r->read);
     e->lost = ACCESS_ONCE(r->lost);
@@ -383,12 +388,28 @@ static void cpu_status(unsigned int cpu, struct xen_profile_cpu *e)
     e->throttled = ACCESS_ONCE(pc->throttled);
 }
 
-static int profile_status(struct xen_profile_status *op)
+static void get_limits(struct xen_sysctl_profile_limits *l)
 {
-    struct xen_profile_cpu e;
+    memset(l, 0, sizeof(*l));
+    l->max_depth = XEN_SYSCTL_PROFILE_MAX_DEPTH;
+    l->ring_kib_min = PROFILE_RING_KIB_MIN;
+    l->ring_kib_max = PROFILE_RING_KIB_MAX;
+    l->ring_kib_default = PROFILE_RING_KIB_DEFAULT;
+    l->total_kib_max = (uint64_t)cap_pages() << (PAGE_SHIFT - 10);
+    l->timer_period_max = PROFILE_TIMER_NS_MAX;
+    l->timer_hz_max = PROFILE_TIMER_HZ_MAX;
+    l->sample_hz_max = PROFILE_MAX_SAMPLE_HZ;
+}
+
+static int profile_status(struct xen_sysctl_profile_status *op)
+{
+    struct xen_sysctl_profile_cpu e;
     unsigned int cpu, n = min(op->nr_cpus, nr_cpu_ids);
-    bool live = state == XEN_PROFILE_STATE_RUNNING ||
-                state == XEN_PROFILE_STATE_STOPPED;
+    bool live = state == XEN_SYSCTL_PROFILE_STATE_RUNNING ||
+                state == XEN_SYSCTL_PROFILE_STATE_STOPPED;
+
+    if ( op->flags )
+        return -EINVAL;
 
     op->state = state;
     op->source = live ? profile_session.source : 0;
@@ -397,16 +418,18 @@ static int profile_status(struct xen_profile_status *op)
     op->frequency = live ? profile_session.frequency : 0;
     op->ring_kib = live ? profile_session.ring_kib : 0;
     op->period = live ? profile_session.period : 0;
-    op->start_tsc = live ? start_tsc : 0;
-    op->stop_tsc = live ? stop_tsc : 0;
-    op->record_version = XEN_PROFILE_RECORD_VERSION;
+    op->start_timestamp = live ? start_stamp : 0;
+    op->stop_timestamp = live ? stop_stamp : 0;
+    op->timestamp_khz = cpu_khz;
+    op->record_version = XEN_SYSCTL_PROFILE_RECORD_VERSION;
     op->nr_cpus = nr_cpu_ids;
+    get_limits(&op->limits);
 
     if ( guest_handle_is_null(op->cpus) )
         return 0;
     for ( cpu = 0; cpu < n; cpu++ )
     {
-        if ( state != XEN_PROFILE_STATE_IDLE )
+        if ( state != XEN_SYSCTL_PROFILE_STATE_IDLE )
             cpu_status(cpu, &e);
         else
             memset(&e, 0, sizeof(e));
@@ -426,26 +449,26 @@ static int cf_check copy_record(void *ctx, unsigned int off,
            -EFAULT : 0;
 }
 
-static int profile_read(struct xen_profile_read *op)
+static int profile_read(struct xen_sysctl_profile_read *op)
 {
     struct profile_cpu *pc;
-    bool peek = op->flags & XEN_PROFILE_READ_PEEK;
+    bool peek = op->flags & XEN_SYSCTL_PROFILE_READ_PEEK;
     unsigned int bytes, records;
     uint64_t pending;
     int rc;
 
-    if ( (op->flags & ~XEN_PROFILE_READ_PEEK) || op->pad ||
+    if ( (op->flags & ~XEN_SYSCTL_PROFILE_READ_PEEK) || op->pad ||
          (!peek && op->offset) )
         return -EINVAL;
-    if ( state == XEN_PROFILE_STATE_IDLE )
+    if ( state == XEN_SYSCTL_PROFILE_STATE_IDLE )
         return -ENODATA;
-    if ( state == XEN_PROFILE_STATE_STARTING ||
-         (peek && state != XEN_PROFILE_STATE_STOPPED) )
+    if ( state == XEN_SYSCTL_PROFILE_STATE_STARTING ||
+         (peek && state != XEN_SYSCTL_PROFILE_STATE_STOPPED) )
         return -EBUSY;
     if ( op->cpu >= nr_cpu_ids )
         return -EINVAL;
     pc = &profile_cpus[array_index_nospec(op->cpu, nr_cpu_ids)];
-    if ( !(pc->flags & XEN_PROFILE_CPU_RING) )
+    if ( !(pc->flags & XEN_SYSCTL_PROFILE_CPU_RING) )
         return -EINVAL;
 
     rc = profile_ring_read(&pc->ring, copy_record, &op->buffer,
@@ -464,27 +487,34 @@ static int profile_read(struct xen_profile_read *op)
 
 int profile_sysctl(struct xen_sysctl_profile_op *op)
 {
-    if ( op->pad )
+    int rc;
+
+    /* The op must fit in the 128 bytes of struct xen_sysctl's union. */
+    BUILD_BUG_ON(sizeof(*op) > sizeof_field(struct xen_sysctl, u.pad));
+
+    if ( op->flags )
         return -EINVAL;
 
     switch ( op->cmd )
     {
-    case XEN_PROFILE_OP_start:
-        return profile_start(&op->u.start);
+    case XEN_SYSCTL_PROFILE_start:
+        rc = profile_start(&op->u.start);
+        /* A source that cannot run here (the sources say -EOPNOTSUPP). */
+        return rc == -EOPNOTSUPP ? -ENODEV : rc;
 
-    case XEN_PROFILE_OP_stop:
+    case XEN_SYSCTL_PROFILE_stop:
         return profile_stop();
 
-    case XEN_PROFILE_OP_status:
+    case XEN_SYSCTL_PROFILE_status:
         return profile_status(&op->u.status);
 
-    case XEN_PROFILE_OP_read:
+    case XEN_SYSCTL_PROFILE_read:
         return profile_read(&op->u.read);
 
-    case XEN_PROFILE_OP_release:
+    case XEN_SYSCTL_PROFILE_release:
         return profile_release();
 
-    case XEN_PROFILE_OP_symbols:
+    case XEN_SYSCTL_PROFILE_symbols:
         return profile_symbols(&op->u.symbols);
     }
 
@@ -502,27 +532,27 @@ static int cf_check cpu_callback(struct notifier_block *nfb,
     unsigned int cpu = (unsigned long)hcpu;
     struct profile_cpu *pc;
 
-    if ( state != XEN_PROFILE_STATE_RUNNING )
+    if ( state != XEN_SYSCTL_PROFILE_STATE_RUNNING )
         return NOTIFY_DONE;
     pc = &profile_cpus[cpu];
 
     switch ( action )
     {
     case CPU_DOWN_PREPARE:
-        if ( pc->flags & XEN_PROFILE_CPU_SAMPLED )
+        if ( pc->flags & XEN_SYSCTL_PROFILE_CPU_SAMPLED )
         {
             quiesce_cpu(cpu);
-            pc->flags |= XEN_PROFILE_CPU_OFFLINED;
+            pc->flags |= XEN_SYSCTL_PROFILE_CPU_OFFLINED;
         }
         break;
 
     case CPU_DOWN_FAILED:
-        if ( (pc->flags & XEN_PROFILE_CPU_OFFLINED) && !start_cpu(cpu) )
-            pc->flags &= ~XEN_PROFILE_CPU_OFFLINED;
+        if ( (pc->flags & XEN_SYSCTL_PROFILE_CPU_OFFLINED) && !start_cpu(cpu) )
+            pc->flags &= ~XEN_SYSCTL_PROFILE_CPU_OFFLINED;
         break;
 
     case CPU_ONLINE:
-        pc->flags |= XEN_PROFILE_CPU_LEFT_OUT;
+        pc->flags |= XEN_SYSCTL_PROFILE_CPU_LEFT_OUT;
         break;
     }
 
@@ -536,16 +566,16 @@ static struct notifier_block cpu_nfb = {
 static int __init cf_check profile_init(void)
 {
     /* The ring tells LOST records from samples by the public type. */
-    BUILD_BUG_ON(PROFILE_REC_LOST != XEN_PROFILE_REC_LOST);
-    BUILD_BUG_ON(PROFILE_REC_PAD == XEN_PROFILE_REC_SAMPLE);
+    BUILD_BUG_ON(PROFILE_REC_LOST != XEN_SYSCTL_PROFILE_REC_LOST);
+    BUILD_BUG_ON(PROFILE_REC_PAD == XEN_SYSCTL_PROFILE_REC_SAMPLE);
     BUILD_BUG_ON(sizeof(struct profile_ring_lost) !=
-                 sizeof(struct xen_profile_lost));
+                 sizeof(struct xen_sysctl_profile_lost));
     BUILD_BUG_ON(offsetof(struct profile_ring_lost, cpu) !=
-                 offsetof(struct xen_profile_lost, hdr.cpu));
-    BUILD_BUG_ON(offsetof(struct profile_ring_lost, tsc) !=
-                 offsetof(struct xen_profile_lost, hdr.tsc));
+                 offsetof(struct xen_sysctl_profile_lost, hdr.cpu));
+    BUILD_BUG_ON(offsetof(struct profile_ring_lost, timestamp) !=
+                 offsetof(struct xen_sysctl_profile_lost, hdr.timestamp));
     BUILD_BUG_ON(offsetof(struct profile_ring_lost, count) !=
-                 offsetof(struct xen_profile_lost, count));
+                 offsetof(struct xen_sysctl_profile_lost, count));
     register_cpu_notifier(&cpu_nfb);
     return 0;
 }

@@ -13,11 +13,12 @@
 
 #include <xen/cpumask.h>
 #include <xen/spinlock.h>
+#include <xen/time.h>
 #include <xen/timer.h>
 #include <xen/types.h>
 #include <xen/profile.h>
 #include <xen/profile-source.h>
-#include <public/profilectl.h>
+#include <public/sysctl.h>
 
 #include "ring.h"
 
@@ -28,10 +29,10 @@
 struct profile_cpu {
     struct profile_ring ring;
     unsigned int ring_order;        /* of the ring's pages, if any */
-    unsigned int flags;             /* XEN_PROFILE_CPU_* */
+    unsigned int flags;             /* XEN_SYSCTL_PROFILE_CPU_* */
     bool sampling;                  /* the sample path may record */
     bool in_sample;                 /* the sample path is running */
-    uint64_t cost_min, cost_max, cost_sum;  /* TSC ticks per sample */
+    uint64_t cost_min, cost_max, cost_sum;  /* get_cycles() per sample */
     uint64_t no_stack;              /* samples flagged F_NO_STACK */
     uint64_t throttled;             /* periods raised: overflows too fast */
     uint64_t t0;                    /* cycles when this sample began */
@@ -40,16 +41,31 @@ struct profile_cpu {
     uint64_t *scratch;              /* the record in making */
 };
 
+/*
+ * What a start may ask for: this hypervisor's policy, which status
+ * reports (xen_sysctl_profile_limits).  The rings of one session together
+ * take at most PROFILE_TOTAL_MIB_MAX, and at most 1/PROFILE_FREE_FRACTION
+ * of Xen's free memory at start.
+ */
+#define PROFILE_RING_KIB_MIN        16
+#define PROFILE_RING_KIB_MAX        65536
+#define PROFILE_RING_KIB_DEFAULT    1024
+#define PROFILE_TOTAL_MIB_MAX       4096
+#define PROFILE_FREE_FRACTION       4
+#define PROFILE_TIMER_HZ_MAX        10000
+#define PROFILE_TIMER_NS_MIN        (SECONDS(1) / PROFILE_TIMER_HZ_MAX)
+#define PROFILE_TIMER_NS_MAX        SECONDS(1)
+
 extern struct profile_cpu *profile_cpus;    /* NULL before the first start */
 extern struct profile_config profile_session;
 extern const struct profile_source profile_timer_source;
 
-/* XEN_PROFILE_OP_symbols */
-int profile_symbols(struct xen_profile_symbols *op);
+/* XEN_SYSCTL_PROFILE_symbols */
+int profile_symbols(struct xen_sysctl_profile_symbols *op);
 
 /* A start request (request.c): the pCPUs, validated, and its source. */
 int profile_get_cpumask(const struct xenctl_bitmap *map, cpumask_t *mask);
-int profile_get_config(const struct xen_profile_start *s,
+int profile_get_config(const struct xen_sysctl_profile_start *s,
                        struct profile_config *cfg);
 const struct profile_source *profile_pick_source(struct profile_config *cfg,
                                                  int *rc);

@@ -50,21 +50,21 @@ int profile_get_cpumask(const struct xenctl_bitmap *map, cpumask_t *mask)
 }
 
 /* Validate a start request into cfg (source not chosen yet). */
-int profile_get_config(const struct xen_profile_start *s,
+int profile_get_config(const struct xen_sysctl_profile_start *s,
                        struct profile_config *cfg)
 {
-    if ( s->flags || s->nr_failed || s->source > XEN_PROFILE_SOURCE_PMU ||
-         s->event > XEN_PROFILE_EVENT_BRANCH_MISSES )
+    if ( s->flags || s->source > XEN_SYSCTL_PROFILE_SOURCE_PMU ||
+         s->event > XEN_SYSCTL_PROFILE_EVENT_BRANCH_MISSES )
         return -EINVAL;
-    if ( s->max_depth < 1 || s->max_depth > XEN_PROFILE_MAX_DEPTH )
+    if ( s->max_depth < 1 || s->max_depth > XEN_SYSCTL_PROFILE_MAX_DEPTH )
         return -EINVAL;
-    if ( s->ring_kib && (s->ring_kib < XEN_PROFILE_MIN_RING_KIB ||
-                         s->ring_kib > XEN_PROFILE_MAX_RING_KIB) )
+    if ( s->ring_kib && (s->ring_kib < PROFILE_RING_KIB_MIN ||
+                         s->ring_kib > PROFILE_RING_KIB_MAX) )
         return -EINVAL;
     if ( !s->frequency == !s->period )
         return -EINVAL;
     /* A period is ns for the timer, events for the PMU: name the source. */
-    if ( s->period && s->source == XEN_PROFILE_SOURCE_AUTO )
+    if ( s->period && s->source == XEN_SYSCTL_PROFILE_SOURCE_AUTO )
         return -EINVAL;
 
     memset(cfg, 0, sizeof(*cfg));
@@ -72,7 +72,7 @@ int profile_get_config(const struct xen_profile_start *s,
     cfg->frequency = s->frequency;
     cfg->period = s->period;
     cfg->max_depth = s->max_depth;
-    cfg->ring_kib = s->ring_kib ?: XEN_PROFILE_DEFAULT_RING_KIB;
+    cfg->ring_kib = s->ring_kib ?: PROFILE_RING_KIB_DEFAULT;
     cfg->event = s->event;
 
     return 0;
@@ -88,42 +88,41 @@ const struct profile_source *profile_pick_source(struct profile_config *cfg,
 {
     const struct profile_source *pmu = arch_profile_pmu_source();
     const struct profile_source *src = &profile_timer_source;
-    unsigned int why = XEN_PROFILE_REASON_NO_PMU_SRC;
+    unsigned int why = XEN_SYSCTL_PROFILE_REASON_NO_PMU_SRC;
     bool busy;
 
-    cfg->reason = XEN_PROFILE_REASON_REQUESTED;
-    if ( cfg->source != XEN_PROFILE_SOURCE_TIMER && pmu )
+    cfg->reason = XEN_SYSCTL_PROFILE_REASON_REQUESTED;
+    if ( cfg->source != XEN_SYSCTL_PROFILE_SOURCE_TIMER && pmu )
     {
-        why = XEN_PROFILE_REASON_NO_PMU;
+        why = XEN_SYSCTL_PROFILE_REASON_NO_PMU;
         *rc = pmu->check(cfg, &why);
         if ( !*rc )
         {
-            if ( cfg->source == XEN_PROFILE_SOURCE_AUTO )
-                cfg->reason = XEN_PROFILE_REASON_PMU_OK;
-            cfg->source = XEN_PROFILE_SOURCE_PMU;
+            if ( cfg->source == XEN_SYSCTL_PROFILE_SOURCE_AUTO )
+                cfg->reason = XEN_SYSCTL_PROFILE_REASON_PMU_OK;
+            cfg->source = XEN_SYSCTL_PROFILE_SOURCE_PMU;
             return pmu;
         }
         if ( *rc == -EINVAL )
             return NULL;
     }
-    if ( cfg->source == XEN_PROFILE_SOURCE_PMU ||
-         (cfg->source == XEN_PROFILE_SOURCE_AUTO && cfg->event) )
+    if ( cfg->source == XEN_SYSCTL_PROFILE_SOURCE_PMU ||
+         (cfg->source == XEN_SYSCTL_PROFILE_SOURCE_AUTO && cfg->event) )
     {
         /* The PMU was asked for, or an event only a PMU can count. */
         cfg->reason = why;
-        busy = why == XEN_PROFILE_REASON_VPMU ||
-               why == XEN_PROFILE_REASON_XENOPROF ||
-               why == XEN_PROFILE_REASON_NMI_BUSY;
+        busy = why == XEN_SYSCTL_PROFILE_REASON_VPMU ||
+               why == XEN_SYSCTL_PROFILE_REASON_PMU_BUSY;
         *rc = pmu && busy ? -EBUSY : -EOPNOTSUPP;
         return NULL;
     }
-    if ( cfg->source == XEN_PROFILE_SOURCE_AUTO )
+    if ( cfg->source == XEN_SYSCTL_PROFILE_SOURCE_AUTO )
         cfg->reason = why;
 
-    cfg->source = XEN_PROFILE_SOURCE_TIMER;
+    cfg->source = XEN_SYSCTL_PROFILE_SOURCE_TIMER;
     if ( cfg->frequency )
     {
-        if ( cfg->frequency > XEN_PROFILE_MAX_TIMER_HZ )
+        if ( cfg->frequency > PROFILE_TIMER_HZ_MAX )
         {
             *rc = -EINVAL;
             return NULL;

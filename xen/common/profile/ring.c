@@ -131,13 +131,13 @@ void profile_ring_drop(struct profile_ring *r)
 }
 
 bool profile_ring_write_lost(struct profile_ring *r, unsigned int cpu,
-                             uint64_t tsc)
+                             uint64_t stamp)
 {
     struct profile_ring_lost lost = {
         .size = sizeof(lost),
         .type = PROFILE_REC_LOST,
         .cpu = cpu,
-        .tsc = tsc,
+        .timestamp = stamp,
         .count = r->unreported,
     };
 
@@ -150,13 +150,13 @@ bool profile_ring_write_lost(struct profile_ring *r, unsigned int cpu,
 }
 
 bool profile_ring_commit(struct profile_ring *r, const void *rec,
-                         unsigned int size, unsigned int cpu, uint64_t tsc)
+                         unsigned int size, unsigned int cpu, uint64_t stamp)
 {
     /* A LOST record goes in only with the sample it comes before. */
     if ( fits(r, r->unreported ? sizeof(struct profile_ring_lost) : size,
               r->unreported ? size : 0, PROFILE_RING_RESERVE) )
     {
-        profile_ring_write_lost(r, cpu, tsc);
+        profile_ring_write_lost(r, cpu, stamp);
         profile_ring_write(r, rec, size);
         return true;
     }

@@ -25,7 +25,7 @@
 #include <xen/types.h>
 
 #define PROFILE_REC_PAD  0          /* record type of padding */
-#define PROFILE_REC_LOST 2          /* XEN_PROFILE_REC_LOST: not a sample */
+#define PROFILE_REC_LOST 2          /* XEN_SYSCTL_PROFILE_REC_LOST */
 
 /*
  * Room a committed sample leaves free, so that the LOST record of stop (32
@@ -46,7 +46,7 @@ struct profile_ring {
 };
 
 /*
- * A LOST record: struct xen_profile_lost of public/profilectl.h, which
+ * A LOST record: struct xen_sysctl_profile_lost of public/sysctl.h, which
  * control.c checks it against (type PROFILE_REC_LOST, the other header
  * fields zero).
  */
@@ -57,7 +57,7 @@ struct profile_ring_lost {
     uint16_t domid, vcpu, cpu;
     uint8_t mode, nr_frames;
     uint32_t pad;
-    uint64_t tsc;
+    uint64_t timestamp;
     uint64_t count;
 };
 
@@ -84,21 +84,21 @@ void profile_ring_drop(struct profile_ring *r);
 
 /*
  * Producer: if samples were lost since the last LOST record, write one
- * for them (pCPU cpu, time tsc), in the reserve if need be: after commits
+ * for them (pCPU cpu, at stamp), in the reserve if need be: after commits
  * only, it always fits.  Returns false when it does not.
  */
 bool profile_ring_write_lost(struct profile_ring *r, unsigned int cpu,
-                             uint64_t tsc);
+                             uint64_t stamp);
 
 /*
- * Producer: append a sample of size bytes taken on cpu at tsc, after the
+ * Producer: append a sample of size bytes taken on cpu at stamp, after the
  * LOST record its predecessors' losses call for, each leaving
  * PROFILE_RING_RESERVE bytes free; when either does not fit, the sample
  * is dropped (profile_ring_drop()).  Returns whether the sample was
  * written.
  */
 bool profile_ring_commit(struct profile_ring *r, const void *rec,
-                         unsigned int size, unsigned int cpu, uint64_t tsc);
+                         unsigned int size, unsigned int cpu, uint64_t stamp);
 
 /*
  * Consumer: copy whole records, up to space bytes, with copy(), starting

@@ -57,7 +57,7 @@ static void sample_end(struct profile_cpu *pc)
     write_atomic(&pc->in_sample, false);
 }
 
-struct xen_profile_record *profile_sample_begin(unsigned int *max_depth)
+struct xen_sysctl_profile_record *profile_sample_begin(unsigned int *max_depth)
 {
     uint64_t t0 = get_cycles();
     struct profile_cpu *pc = sample_begin();
@@ -69,14 +69,15 @@ struct xen_profile_record *profile_sample_begin(unsigned int *max_depth)
     return (void *)pc->scratch;
 }
 
-void profile_record_header(struct xen_profile_record *rec, unsigned int n,
-                           unsigned int flags, unsigned int mode,
-                           uint64_t tsc)
+void profile_record_header(struct xen_sysctl_profile_record *rec,
+                           unsigned int n, unsigned int flags,
+                           unsigned int mode,
+                           uint64_t stamp)
 {
     const struct vcpu *v = current;
 
     rec->size = sizeof(*rec) + n * sizeof(uint64_t);
-    rec->type = XEN_PROFILE_REC_SAMPLE;
+    rec->type = XEN_SYSCTL_PROFILE_REC_SAMPLE;
     rec->flags = flags;
     rec->domid = v->domain->domain_id;
     rec->vcpu = v->vcpu_id;
@@ -84,16 +85,16 @@ void profile_record_header(struct xen_profile_record *rec, unsigned int n,
     rec->mode = mode;
     rec->nr_frames = n;
     rec->pad = 0;
-    rec->tsc = tsc;
+    rec->timestamp = stamp;
 }
 
-void profile_sample_commit(struct xen_profile_record *rec)
+void profile_sample_commit(struct xen_sysctl_profile_record *rec)
 {
     struct profile_cpu *pc = this_sample();
     uint64_t cost;
 
-    profile_ring_commit(&pc->ring, rec, rec->size, rec->cpu, rec->tsc);
-    if ( rec->flags & XEN_PROFILE_F_NO_STACK )
+    profile_ring_commit(&pc->ring, rec, rec->size, rec->cpu, rec->timestamp);
+    if ( rec->flags & XEN_SYSCTL_PROFILE_F_NO_STACK )
         pc->no_stack++;
 
     cost = get_cycles() - pc->t0;

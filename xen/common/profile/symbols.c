@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * symbols.c: XEN_PROFILE_OP_symbols, the embedded symbol table in bulk.
+ * symbols.c: XEN_SYSCTL_PROFILE_symbols, the embedded symbol table in bulk.
  *
  * The toolstack symbolizes samples offline with the running hypervisor's
  * own table, so no xen-syms file is needed on the host.  XENPF_get_symbol
@@ -17,15 +17,18 @@
 
 #include "private.h"
 
-int profile_symbols(struct xen_profile_symbols *op)
+int profile_symbols(struct xen_sysctl_profile_symbols *op)
 {
-    struct xen_profile_symbol e;
+    struct xen_sysctl_profile_symbol e;
     char name[KSYM_NAME_LEN + 1];
     uint32_t index = op->index, next;
     unsigned int off = 0, count = 0;
     unsigned long addr;
     char type;
     int rc = 0;
+
+    if ( op->flags || op->pad )
+        return -EINVAL;
 
     for ( ; ; )
     {

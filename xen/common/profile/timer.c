@@ -86,8 +86,8 @@ static int cf_check timer_check(const struct profile_config *cfg,
 {
     if ( cfg->event )
         return -EINVAL;
-    if ( cfg->period < XEN_PROFILE_MIN_TIMER_NS ||
-         cfg->period > XEN_PROFILE_MAX_TIMER_NS )
+    if ( cfg->period < PROFILE_TIMER_NS_MIN ||
+         cfg->period > PROFILE_TIMER_NS_MAX )
         return -EINVAL;
 
     return 0;
@@ -117,7 +117,7 @@ static void cf_check timer_stop(unsigned int cpu)
 }
 
 const struct profile_source profile_timer_source = {
-    .id = XEN_PROFILE_SOURCE_TIMER,
+    .id = XEN_SYSCTL_PROFILE_SOURCE_TIMER,
     .check = timer_check,
     .start = timer_start,
     .stop = timer_stop,

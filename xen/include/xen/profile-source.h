@@ -16,15 +16,15 @@
 
 #include <xen/types.h>
 
-struct xen_profile_record;
+struct xen_sysctl_profile_record;
 
 /* A validated start request. */
 struct profile_config {
-    unsigned int source;            /* XEN_PROFILE_SOURCE_TIMER / _PMU */
-    unsigned int reason;            /* XEN_PROFILE_REASON_* */
+    unsigned int source;            /* XEN_SYSCTL_PROFILE_SOURCE_TIMER / _PMU */
+    unsigned int reason;            /* XEN_SYSCTL_PROFILE_REASON_* */
     unsigned int frequency;         /* Hz as asked, 0 if period given */
     uint64_t period;                /* ns (timer) / events (pmu) */
-    unsigned int max_depth;         /* 1..XEN_PROFILE_MAX_DEPTH */
+    unsigned int max_depth;         /* 1..XEN_SYSCTL_PROFILE_MAX_DEPTH */
     unsigned int ring_kib;
     unsigned int event;
 };
@@ -34,10 +34,10 @@ struct profile_config {
  * notifier, IRQs on, the CPU maps held, for one pCPU at a time.
  */
 struct profile_source {
-    unsigned int id;                /* XEN_PROFILE_SOURCE_* */
+    unsigned int id;                /* XEN_SYSCTL_PROFILE_SOURCE_* */
     /*
      * Can this host run cfg?  0, or -EOPNOTSUPP / -EBUSY (with *reason, a
-     * XEN_PROFILE_REASON_*, saying why) / -EINVAL.
+     * XEN_SYSCTL_PROFILE_REASON_*, saying why) / -EINVAL.
      */
     int (*check)(const struct profile_config *cfg, unsigned int *reason);
     /* Start sampling cpu into its ring.  0 or -errno. */
@@ -53,24 +53,25 @@ struct profile_source {
  * The sample path, in IRQ or NMI context on the sampled pCPU (common).
  *
  * profile_sample_begin(): NULL when this pCPU is not sampling; else the
- * record buffer (XEN_PROFILE_MAX_RECORD bytes) to fill, with *max_depth
+ * record buffer (XEN_SYSCTL_PROFILE_MAX_RECORD bytes) to fill, with *max_depth
  * the Xen frames the record may hold after the interrupted IP; then
  * profile_sample_commit() must follow, with the buffer filled (rec->size
  * set).  A full ring drops the record and counts it.
  */
-struct xen_profile_record *profile_sample_begin(unsigned int *max_depth);
+struct xen_sysctl_profile_record *profile_sample_begin(unsigned int *max_depth);
 /*
  * Fill rec's header for a sample of the current vCPU on this pCPU: n IPs
- * after it (ip[0] the interrupted one), XEN_PROFILE_F_* flags, a
- * XEN_PROFILE_MODE_*, and the time stamp tsc.
+ * after it (ip[0] the interrupted one), XEN_SYSCTL_PROFILE_F_* flags, a
+ * XEN_SYSCTL_PROFILE_MODE_*, and the timestamp stamp (get_cycles()).
  */
-void profile_record_header(struct xen_profile_record *rec, unsigned int n,
-                           unsigned int flags, unsigned int mode,
-                           uint64_t tsc);
-void profile_sample_commit(struct xen_profile_record *rec);
+void profile_record_header(struct xen_sysctl_profile_record *rec,
+                           unsigned int n, unsigned int flags,
+                           unsigned int mode,
+                           uint64_t stamp);
+void profile_sample_commit(struct xen_sysctl_profile_record *rec);
 /*
  * Count one overflow of this pCPU's PMU source that came faster than
- * XEN_PROFILE_MAX_SAMPLE_HZ (its period was raised).
+ * PROFILE_MAX_SAMPLE_HZ (its period was raised).
  */
 void profile_sample_throttled(void);
 
@@ -95,7 +96,7 @@ uint64_t profile_next_period(uint64_t period, uint64_t elapsed,
 /*
  * Throttling, as perf's maximum sample rate: after an overflow that came
  * elapsed clock ticks after the last, when that is less than min_elapsed
- * (XEN_PROFILE_MAX_SAMPLE_HZ), the period doubles (up to max_period) and
+ * (PROFILE_MAX_SAMPLE_HZ), the period doubles (up to max_period) and
  * *throttled is set.  A fixed period (asked: the period asked for; 0 in
  * frequency mode) so raised halves back towards asked once overflows are
  * four times slower than that.  Returns the period to arm next.
@@ -111,6 +112,13 @@ uint64_t profile_throttle_period(uint64_t period, uint64_t asked,
  */
 #define PROFILE_PMU_MIN_PERIOD  10000
 #define PROFILE_PMU_MAX_HZ      10000
+
+/*
+ * The overflows a PMU source takes per pCPU and second, at most: one that
+ * comes sooner after the last raises the period (throttling, as perf's
+ * maximum sample rate).  Reported in status.limits.sample_hz_max.
+ */
+#define PROFILE_MAX_SAMPLE_HZ   50000
 
 /*
  * Does cfg ask for a frequency or period within those limits and the

@@ -4,7 +4,8 @@
  * sysctl and the two hooks the architecture's interrupt code calls.  The
  * interface between the profiler's common code and its sample sources is
  * xen/profile-source.h.  Without CONFIG_XEN_PROFILER the sysctl answers
- * -EOPNOTSUPP and the hooks compile to nothing.
+ * -ENOSYS, as for an op Xen does not know, and the hooks compile to
+ * nothing.
  */
 #ifndef XEN_PROFILE_H
 #define XEN_PROFILE_H
@@ -75,7 +76,7 @@ void profile_nmi_unblock(void);
 
 static inline int profile_sysctl(struct xen_sysctl_profile_op *op)
 {
-    return -EOPNOTSUPP;
+    return -ENOSYS;
 }
 
 static inline void profile_timer_interrupt(void)

@@ -17,7 +17,8 @@ static inline unsigned int arm_profile_guest_mode(uint64_t cpsr)
     unsigned int m = cpsr & PSR_MODE_MASK;
 
     return m == PSR_MODE_EL0t || m == PSR_MODE_USR
-           ? XEN_PROFILE_MODE_GUEST_USER : XEN_PROFILE_MODE_GUEST_KERNEL;
+           ? XEN_SYSCTL_PROFILE_MODE_GUEST_USER
+           : XEN_SYSCTL_PROFILE_MODE_GUEST_KERNEL;
 }
 
 #endif /* ARM_PROFILE_MODE_H */

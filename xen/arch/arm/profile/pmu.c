@@ -16,7 +16,8 @@
  *   too): HPME is set while this pCPU samples, and the context switch
  *   keeps it (asm/profile.h, patch "xen/arm: let the profiler's event
  *   counter count...").
- * ref-cycles has no PMUv3 event and is refused (XEN_PROFILE_REASON_NO_EVENT).
+ * ref-cycles has no PMUv3 event and is refused
+ * (XEN_SYSCTL_PROFILE_REASON_NO_EVENT).
  *
  * Arm Xen has no NMI: the overflow is an ordinary IRQ at Xen's IRQ
  * priority, so it waits wherever IRQs are masked or another IRQ handler
@@ -26,7 +27,7 @@
  * (xen/pmu-owner.h).  A domain created with the vpmu option, which gives
  * its guest the real PMU registers, owns it as PMU_OWNER_HVM (patch:
  * arch/arm/domain.c) for its life: a session is then refused with
- * -EBUSY (XEN_PROFILE_REASON_VPMU), and such a domain cannot be created
+ * -EBUSY (XEN_SYSCTL_PROFILE_REASON_VPMU), and such a domain cannot be created
  * while a session runs.  Dom0 never has vpmu (and Xen hides the
  * arm,armv8-pmuv3 node from it).
  *
@@ -51,7 +52,7 @@
 #include <asm/profile.h>
 #include <asm/sysregs.h>
 #include <asm/time.h>
-#include <public/profilectl.h>
+#include <public/sysctl.h>
 
 #include "sample.h"
 
@@ -91,7 +92,7 @@ struct pmu_cpu {
     uint64_t asked;                 /* the period asked for (fixed) */
     unsigned int frequency;         /* Hz asked for; 0: fixed period */
     uint64_t last;                  /* get_cycles() at the last arm */
-    /* get_cycles() ticks between overflows at XEN_PROFILE_MAX_SAMPLE_HZ. */
+    /* get_cycles() ticks between overflows at PROFILE_MAX_SAMPLE_HZ. */
     uint64_t min_ticks;
     /* What start found, put back by stop. */
     register_t saved_pmcr, saved_filter;
@@ -147,7 +148,7 @@ static int pmu_probe(void)
 }
 
 /*
- * Map a XEN_PROFILE_EVENT_* to a counter of this pCPU: 0, or -EOPNOTSUPP
+ * Map a XEN_SYSCTL_PROFILE_EVENT_* to a counter of this pCPU: 0, or -EOPNOTSUPP
  * when its PMU lacks the event (PMCEID0/1_EL0) or an event counter.
  */
 static int pick_counter(unsigned int event, struct pmu_counter *c)
@@ -158,19 +159,19 @@ static int pick_counter(unsigned int event, struct pmu_counter *c)
     memset(c, 0, sizeof(*c));
     switch ( event )
     {
-    case XEN_PROFILE_EVENT_DEFAULT:
-    case XEN_PROFILE_EVENT_CYCLES:
+    case XEN_SYSCTL_PROFILE_EVENT_DEFAULT:
+    case XEN_SYSCTL_PROFILE_EVENT_CYCLES:
         c->cycle = true;
         c->bit = PMU_CYCLE_BIT;
         c->max_period = 1ULL << 62;
         return 0;
-    case XEN_PROFILE_EVENT_INSTRUCTIONS:
+    case XEN_SYSCTL_PROFILE_EVENT_INSTRUCTIONS:
         num = PMU_EV_INST_RETIRED;
         break;
-    case XEN_PROFILE_EVENT_BRANCH_MISSES:
+    case XEN_SYSCTL_PROFILE_EVENT_BRANCH_MISSES:
         num = PMU_EV_BR_MIS_PRED;
         break;
-    case XEN_PROFILE_EVENT_LLC_MISSES:
+    case XEN_SYSCTL_PROFILE_EVENT_LLC_MISSES:
         num = PMU_EV_LL_CACHE_MISS_RD;
         break;
     default:                        /* ref-cycles: no PMUv3 event */
@@ -239,7 +240,7 @@ int arch_profile_pmu_take(unsigned int *reason)
 {
     if ( acquire_pmu_ownership(PMU_OWNER_PROFILER) )
         return 0;
-    *reason = XEN_PROFILE_REASON_VPMU;
+    *reason = XEN_SYSCTL_PROFILE_REASON_VPMU;
     return -EBUSY;
 }
 
@@ -253,12 +254,12 @@ static int cf_check pmu_check(const struct profile_config *cfg,
 {
     if ( pmu_probe() )
     {
-        *reason = XEN_PROFILE_REASON_NO_PMU;
+        *reason = XEN_SYSCTL_PROFILE_REASON_NO_PMU;
         return -EOPNOTSUPP;
     }
     if ( pick_counter(cfg->event, &counter) )
     {
-        *reason = XEN_PROFILE_REASON_NO_EVENT;
+        *reason = XEN_SYSCTL_PROFILE_REASON_NO_EVENT;
         return -EOPNOTSUPP;
     }
     if ( profile_pmu_check_rate(cfg, counter.max_period) )
@@ -266,7 +267,7 @@ static int cf_check pmu_check(const struct profile_config *cfg,
     /* Every domain with vpmu owns the PMU as HVM (arch_domain_create()). */
     if ( !profile_pmu_started() && pmu_owned_by(PMU_OWNER_HVM) )
     {
-        *reason = XEN_PROFILE_REASON_VPMU;
+        *reason = XEN_SYSCTL_PROFILE_REASON_VPMU;
         return -EBUSY;
     }
 
@@ -335,7 +336,7 @@ int arch_profile_pmu_start_here(const struct profile_config *cfg)
     if ( pc->period > pc->ctr.max_period )
         pc->period = pc->ctr.max_period;
     pc->asked = pc->period;
-    pc->min_ticks = cpu_khz * 1000ULL / XEN_PROFILE_MAX_SAMPLE_HZ;
+    pc->min_ticks = cpu_khz * 1000ULL / PROFILE_MAX_SAMPLE_HZ;
     pc->saved_pmcr = READ_SYSREG(PMCR_EL0);
     pc->saved_filter = pc->ctr.cycle ? READ_SYSREG(PMCCFILTR_EL0)
                                      : READ_SYSREG(PMEVTYPER0_EL0);
@@ -400,7 +401,7 @@ void arch_profile_pmu_stop_here(void)
 }
 
 static const struct profile_source pmu_source = {
-    .id = XEN_PROFILE_SOURCE_PMU,
+    .id = XEN_SYSCTL_PROFILE_SOURCE_PMU,
     .check = pmu_check,
     .start = profile_pmu_start,
     .stop = profile_pmu_stop,

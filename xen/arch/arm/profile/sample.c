@@ -24,7 +24,7 @@
 #include <asm/current.h>
 #include <asm/regs.h>
 #include <asm/time.h>
-#include <public/profilectl.h>
+#include <public/sysctl.h>
 
 #include "mode.h"
 #include "sample.h"
@@ -65,7 +65,7 @@ void arch_profile_prepare(void)
  * mode, the interrupted PC and, in Xen context, up to max_depth return
  * addresses.
  */
-static void build_record(struct xen_profile_record *rec,
+static void build_record(struct xen_sysctl_profile_record *rec,
                          const struct cpu_user_regs *regs,
                          unsigned int max_depth)
 {
@@ -75,9 +75,9 @@ static void build_record(struct xen_profile_record *rec,
 
     /* Every Arm domain is an HVM one (XEN_DOMCTL_CDF_hvm is mandatory). */
     if ( is_idle_vcpu(v) )
-        flags |= XEN_PROFILE_F_IDLE;
+        flags |= XEN_SYSCTL_PROFILE_F_IDLE;
     else
-        flags |= XEN_PROFILE_F_HVM;
+        flags |= XEN_SYSCTL_PROFILE_F_HVM;
 
     ip[0] = regs->pc;
     if ( regs == guest_cpu_user_regs() && !is_idle_vcpu(v) )
@@ -87,12 +87,12 @@ static void build_record(struct xen_profile_record *rec,
         /* This stack's block, from the stack we run on ourselves. */
         unsigned long base = (unsigned long)get_cpu_info() & ~(STACK_SIZE - 1);
 
-        mode = XEN_PROFILE_MODE_XEN;
+        mode = XEN_SYSCTL_PROFILE_MODE_XEN;
         if ( hyp_mode(regs) )
             n += profile_walk(regs->pc, regs->lr, regs->sp, regs->fp, base,
                               &roots, ip + 1, max_depth, &flags);
         else
-            flags |= XEN_PROFILE_F_NO_STACK;
+            flags |= XEN_SYSCTL_PROFILE_F_NO_STACK;
     }
 
     profile_record_header(rec, n, flags, mode, get_cycles());
@@ -101,7 +101,7 @@ static void build_record(struct xen_profile_record *rec,
 void arm_profile_sample(const struct cpu_user_regs *regs)
 {
     unsigned int max_depth;
-    struct xen_profile_record *rec = profile_sample_begin(&max_depth);
+    struct xen_sysctl_profile_record *rec = profile_sample_begin(&max_depth);
 
     if ( !rec )
         return;

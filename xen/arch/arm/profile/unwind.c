@@ -26,7 +26,7 @@
 #include <xen/types.h>
 #include <asm/config.h>
 #include <asm/current.h>
-#include <public/profilectl.h>
+#include <public/sysctl.h>
 
 #include "unwind.h"
 
@@ -76,7 +76,7 @@ static always_inline unsigned int unwind(unsigned long fp, unsigned long low,
         next = frame[0];
         if ( n == max )
         {
-            *flags |= XEN_PROFILE_F_TRUNCATED;
+            *flags |= XEN_SYSCTL_PROFILE_F_TRUNCATED;
             return n;
         }
         ips[n++] = addr;
@@ -97,7 +97,7 @@ static always_inline unsigned int unwind(unsigned long fp, unsigned long low,
      * after a walk that reached the bottom.
      */
     if ( next && low + UNWIND_BOTTOM_SLACK < end )
-        *flags |= XEN_PROFILE_F_BAD_FRAME;
+        *flags |= XEN_SYSCTL_PROFILE_F_BAD_FRAME;
 
     return n;
 }
@@ -127,7 +127,7 @@ unsigned int profile_walk(unsigned long pc, unsigned long lr,
     profile_view_roots(&v, roots);
     if ( !profile_stack_bounds(sp, base, &end) )
     {
-        *flags |= XEN_PROFILE_F_NO_STACK;
+        *flags |= XEN_SYSCTL_PROFILE_F_NO_STACK;
         return 0;
     }
     /* Interrupted in a root itself: nothing above it but stale frames. */
@@ -144,7 +144,7 @@ unsigned int profile_walk(unsigned long pc, unsigned long lr,
     {
         if ( !max )
         {
-            *flags |= XEN_PROFILE_F_TRUNCATED;
+            *flags |= XEN_SYSCTL_PROFILE_F_TRUNCATED;
             return 0;
         }
         ips[0] = lr;

@@ -21,8 +21,8 @@ bool profile_stack_bounds(unsigned long sp, unsigned long base,
  * Walk Xen's chain of AArch64 frame records { x29, x30 } from frame
  * pointer fp, reading only words inside [low, end) of one stack, and
  * store up to max return addresses in ips[].  Returns how many were
- * stored; sets XEN_PROFILE_F_TRUNCATED in *flags when max cut the walk,
- * XEN_PROFILE_F_BAD_FRAME when a frame pointer led neither to a frame
+ * stored; sets XEN_SYSCTL_PROFILE_F_TRUNCATED in *flags when max cut the walk,
+ * XEN_SYSCTL_PROFILE_F_BAD_FRAME when a frame pointer led neither to a frame
  * nor to the bottom of the stack.
  *
  * The walk ends properly at a null frame pointer, near the bottom of the
@@ -44,7 +44,7 @@ unsigned int profile_unwind(unsigned long fp, unsigned long low,
  * stack pointer sp and frame pointer fp, on the stack whose block starts
  * at base: the walk of that stack if profile_stack_bounds() accepts sp
  * (none when pc is in a root; lr alone when lr returns into a root), else
- * nothing, with XEN_PROFILE_F_NO_STACK set in *flags.
+ * nothing, with XEN_SYSCTL_PROFILE_F_NO_STACK set in *flags.
  */
 unsigned int profile_walk(unsigned long pc, unsigned long lr,
                           unsigned long sp, unsigned long fp,

@@ -113,7 +113,7 @@ static int probe_nmi(void)
     struct pmu_counter cycles;
     s_time_t deadline;
 
-    if ( profile_pmu_pick_counter(&caps, XEN_PROFILE_EVENT_CYCLES,
+    if ( profile_pmu_pick_counter(&caps, XEN_SYSCTL_PROFILE_EVENT_CYCLES,
                                   nmi_watchdog != NMI_NONE, &cycles) )
         cycles = counter;
     probe_nmis = 0;
@@ -144,15 +144,16 @@ static int take_pmu(unsigned int *reason)
 {
     if ( !acquire_pmu_ownership(PMU_OWNER_PROFILER) )
     {
-        *reason = pmu_owned_by(PMU_OWNER_HVM) ? XEN_PROFILE_REASON_VPMU
-                                              : XEN_PROFILE_REASON_XENOPROF;
+        *reason = pmu_owned_by(PMU_OWNER_HVM)
+                  ? XEN_SYSCTL_PROFILE_REASON_VPMU
+                  : XEN_SYSCTL_PROFILE_REASON_PMU_BUSY;
         return -EBUSY;
     }
     smp_mb();
     if ( ACCESS_ONCE(vpmu_mode) != XENPMU_MODE_OFF )
     {
         release_pmu_ownership(PMU_OWNER_PROFILER);
-        *reason = XEN_PROFILE_REASON_VPMU;
+        *reason = XEN_SYSCTL_PROFILE_REASON_VPMU;
         return -EBUSY;
     }
     return 0;
@@ -165,20 +166,20 @@ static int cf_check pmu_check(const struct profile_config *cfg,
 
     if ( vpmu_mode != XENPMU_MODE_OFF )
     {
-        *reason = XEN_PROFILE_REASON_VPMU;
+        *reason = XEN_SYSCTL_PROFILE_REASON_VPMU;
         return -EBUSY;
     }
     if ( profile_pmu_detect(&caps) )
     {
         printk_once(XENLOG_WARNING "profiler: no usable PMU: %s\n",
                     caps.why);
-        *reason = XEN_PROFILE_REASON_NO_PMU;
+        *reason = XEN_SYSCTL_PROFILE_REASON_NO_PMU;
         return -EOPNOTSUPP;
     }
     if ( profile_pmu_pick_counter(&caps, cfg->event,
                                   nmi_watchdog != NMI_NONE, &counter) )
     {
-        *reason = XEN_PROFILE_REASON_NO_EVENT;
+        *reason = XEN_SYSCTL_PROFILE_REASON_NO_EVENT;
         return -EOPNOTSUPP;
     }
     if ( profile_pmu_check_rate(cfg, counter.max_period) )
@@ -205,10 +206,10 @@ static int cf_check pmu_check(const struct profile_config *cfg,
     if ( !profile_pmu_started() )
         release_pmu_ownership(PMU_OWNER_PROFILER);
     if ( rc == -EBUSY )
-        *reason = XEN_PROFILE_REASON_PMU_BUSY;
+        *reason = XEN_SYSCTL_PROFILE_REASON_PMU_BUSY;
     else if ( rc == -EIO )
     {
-        *reason = XEN_PROFILE_REASON_NO_PMU;
+        *reason = XEN_SYSCTL_PROFILE_REASON_NO_PMU;
         rc = -EOPNOTSUPP;
     }
     else if ( rc )
@@ -216,7 +217,7 @@ static int cf_check pmu_check(const struct profile_config *cfg,
         printk_once(XENLOG_WARNING
                     "profiler: no PMU overflow NMI within %u ms: PMU source disabled\n",
                     (unsigned int)(PMU_PROBE_TIME / MILLISECS(1)));
-        *reason = XEN_PROFILE_REASON_NO_NMI;
+        *reason = XEN_SYSCTL_PROFILE_REASON_NO_NMI;
     }
 
     return rc;
@@ -233,7 +234,7 @@ int arch_profile_pmu_take(unsigned int *reason)
 
     if ( rc )
     {
-        *reason = XEN_PROFILE_REASON_PMU_BUSY;
+        *reason = XEN_SYSCTL_PROFILE_REASON_PMU_BUSY;
         return rc;
     }
     rc = take_pmu(reason);
@@ -279,7 +280,7 @@ void arch_profile_pmu_stop_here(void)
 }
 
 static const struct profile_source pmu_source = {
-    .id = XEN_PROFILE_SOURCE_PMU,
+    .id = XEN_SYSCTL_PROFILE_SOURCE_PMU,
     .check = pmu_check,
     .start = profile_pmu_start,
     .stop = profile_pmu_stop,

@@ -21,7 +21,7 @@
 #include <asm/cpufeature.h>
 #include <asm/processor.h>
 #include <asm/x86-vendors.h>
-#include <public/profilectl.h>
+#include <public/sysctl.h>
 
 #include "pmu.h"
 
@@ -34,14 +34,14 @@ struct event_map {
     uint16_t amd_event;             /* event code, 0: none */
 };
 
-/* Indexed by XEN_PROFILE_EVENT_*; 0 (the default) is cycles. */
+/* Indexed by XEN_SYSCTL_PROFILE_EVENT_*; 0 (the default) is cycles. */
 static const struct event_map events[] = {
     [0] = { 2, 0, 0x003c, 0x76 },
-    [XEN_PROFILE_EVENT_CYCLES] = { 2, 0, 0x003c, 0x76 },
-    [XEN_PROFILE_EVENT_INSTRUCTIONS] = { 1, 1, 0x00c0, 0xc0 },
-    [XEN_PROFILE_EVENT_REF_CYCLES] = { 3, 2, 0x013c, 0 },
-    [XEN_PROFILE_EVENT_LLC_MISSES] = { 0, 4, 0x412e, 0 },
-    [XEN_PROFILE_EVENT_BRANCH_MISSES] = { 0, 6, 0x00c5, 0xc3 },
+    [XEN_SYSCTL_PROFILE_EVENT_CYCLES] = { 2, 0, 0x003c, 0x76 },
+    [XEN_SYSCTL_PROFILE_EVENT_INSTRUCTIONS] = { 1, 1, 0x00c0, 0xc0 },
+    [XEN_SYSCTL_PROFILE_EVENT_REF_CYCLES] = { 3, 2, 0x013c, 0 },
+    [XEN_SYSCTL_PROFILE_EVENT_LLC_MISSES] = { 0, 4, 0x412e, 0 },
+    [XEN_SYSCTL_PROFILE_EVENT_BRANCH_MISSES] = { 0, 6, 0x00c5, 0xc3 },
 };
 
 static uint64_t width_mask(unsigned int width)
@@ -286,7 +286,7 @@ int profile_pmu_cpu_start(struct pmu_cpu *pc, const struct pmu_caps *c,
     pc->asked = pc->period;
     pc->frequency = frequency;
     pc->tsc_khz = tsc_khz;
-    pc->min_ticks = tsc_khz * 1000 / XEN_PROFILE_MAX_SAMPLE_HZ;
+    pc->min_ticks = tsc_khz * 1000 / PROFILE_MAX_SAMPLE_HZ;
 
     pc->saved_lvtpc = profile_pmu_hw_lvtpc_read();
     rc |= profile_pmu_hw_rdmsr_safe(k->ctr_msr, &pc->saved_ctr);

@@ -121,7 +121,7 @@ struct pmu_cpu {
 int profile_pmu_detect(struct pmu_caps *c);
 
 /*
- * Map a XEN_PROFILE_EVENT_* (0 = cycles) to a counter.  GP counter 0 is
+ * Map a XEN_SYSCTL_PROFILE_EVENT_* (0 = cycles) to a counter.  GP counter 0 is
  * never used while the NMI watchdog runs (it is the watchdog's).  Returns
  * 0, or -EOPNOTSUPP when this CPU lacks the event (never a substitute).
  */
@@ -158,7 +158,7 @@ enum pmu_nmi {
  * In the NMI: did our counter overflow?  If so, re-arm it (adapting the
  * period in frequency mode), acknowledge the overflow, unmask LVTPC, and
  * return PMU_NMI_OURS.  An overflow that came sooner after the last than
- * XEN_PROFILE_MAX_SAMPLE_HZ allows doubles the period (throttling, as
+ * PROFILE_MAX_SAMPLE_HZ allows doubles the period (throttling, as
  * perf's maximum sample rate): throttle says so until the next overflow,
  * and the source counts it (profile_sample_throttled()).  A fixed period
  * raised so comes back down, halving, once overflows are four times

@@ -9,8 +9,8 @@
  * of the interrupted stack, but only when the interrupted %rsp lies in
  * one of this pCPU's own stacks (unwind.c); otherwise (the SYSCALL entry
  * stub and the SYSRET exit path run on the guest's %rsp) the rip alone,
- * flagged XEN_PROFILE_F_NO_STACK.  Guest context: the guest's IP, domain,
- * vCPU and mode only; guest memory is never read.
+ * flagged XEN_SYSCTL_PROFILE_F_NO_STACK.  Guest context: the guest's IP,
+ * domain, vCPU and mode only; guest memory is never read.
  */
 #include <xen/lib.h>
 #include <xen/irq.h>
@@ -30,7 +30,7 @@
 #include <asm/hvm/hvm.h>
 #include <asm/hvm/svm.h>
 #endif
-#include <public/profilectl.h>
+#include <public/sysctl.h>
 
 #include "sample.h"
 #include "unwind.h"
@@ -110,8 +110,8 @@ static bool guest_context(const struct vcpu *v,
     else
         return false;
 
-    *mode = kernel ? XEN_PROFILE_MODE_GUEST_KERNEL
-                   : XEN_PROFILE_MODE_GUEST_USER;
+    *mode = kernel ? XEN_SYSCTL_PROFILE_MODE_GUEST_KERNEL
+                   : XEN_SYSCTL_PROFILE_MODE_GUEST_USER;
     return true;
 }
 
@@ -120,7 +120,7 @@ static bool guest_context(const struct vcpu *v,
  * mode, the interrupted IP and, in Xen context, up to max_depth return
  * addresses.
  */
-static void build_record(struct xen_profile_record *rec,
+static void build_record(struct xen_sysctl_profile_record *rec,
                          const struct cpu_user_regs *regs,
                          unsigned int max_depth)
 {
@@ -129,16 +129,16 @@ static void build_record(struct xen_profile_record *rec,
     unsigned int n = 1, flags = 0, mode;
 
     if ( is_idle_vcpu(v) )
-        flags |= XEN_PROFILE_F_IDLE;
+        flags |= XEN_SYSCTL_PROFILE_F_IDLE;
     else if ( is_hvm_vcpu(v) )
-        flags |= XEN_PROFILE_F_HVM;
+        flags |= XEN_SYSCTL_PROFILE_F_HVM;
 
     if ( !guest_context(v, regs, &ip[0], &mode) )
     {
         /* This pCPU's stack block, from the stack we run on ourselves. */
         unsigned long base = (unsigned long)get_cpu_info() & ~(STACK_SIZE - 1);
 
-        mode = XEN_PROFILE_MODE_XEN;
+        mode = XEN_SYSCTL_PROFILE_MODE_XEN;
         ip[0] = regs->rip;
         n += profile_walk(regs->rip, regs->rsp, regs->rbp, base, &roots,
                           ip + 1, max_depth, &flags);
@@ -150,7 +150,7 @@ static void build_record(struct xen_profile_record *rec,
 void x86_profile_sample(const struct cpu_user_regs *regs)
 {
     unsigned int max_depth;
-    struct xen_profile_record *rec = profile_sample_begin(&max_depth);
+    struct xen_sysctl_profile_record *rec = profile_sample_begin(&max_depth);
 
     if ( !rec )
         return;

@@ -27,7 +27,7 @@
 #include <asm/current.h>
 #include <asm/system.h>
 #include <asm/traps.h>
-#include <public/profilectl.h>
+#include <public/sysctl.h>
 #include <public/xen.h>
 
 #include "unwind.h"
@@ -137,7 +137,7 @@ static always_inline unsigned int unwind(unsigned long bp, unsigned long low,
     {
         if ( n == max )
         {
-            *flags |= XEN_PROFILE_F_TRUNCATED;
+            *flags |= XEN_SYSCTL_PROFILE_F_TRUNCATED;
             return n;
         }
         ips[n++] = addr;
@@ -161,7 +161,7 @@ static always_inline unsigned int unwind(unsigned long bp, unsigned long low,
      * the last frame slot after a walk that reached the bottom.
      */
     if ( next && next != bottom_rbp && low + UNWIND_BOTTOM_SLACK < end )
-        *flags |= XEN_PROFILE_F_BAD_FRAME;
+        *flags |= XEN_SYSCTL_PROFILE_F_BAD_FRAME;
 
     return n;
 }
@@ -190,7 +190,7 @@ unsigned int profile_walk(unsigned long ip, unsigned long sp,
     profile_view_roots(&v, roots);
     if ( !profile_stack_bounds(sp, base, &end) )
     {
-        *flags |= XEN_PROFILE_F_NO_STACK;
+        *flags |= XEN_SYSCTL_PROFILE_F_NO_STACK;
         return 0;
     }
     /* Interrupted in a root itself: nothing above it but stale frames. */

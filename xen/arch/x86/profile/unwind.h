@@ -23,8 +23,8 @@ bool profile_stack_bounds(unsigned long sp, unsigned long base,
 /*
  * Walk Xen's frame-pointer chain from frame pointer bp, reading only words
  * inside [low, end) of one stack, and store up to max return addresses in
- * ips[].  Returns how many were stored; sets XEN_PROFILE_F_TRUNCATED in
- * *flags when max cut the walk, XEN_PROFILE_F_BAD_FRAME when a frame
+ * ips[].  Returns how many were stored; sets XEN_SYSCTL_PROFILE_F_TRUNCATED in
+ * *flags when max cut the walk, XEN_SYSCTL_PROFILE_F_BAD_FRAME when a frame
  * pointer led neither to a frame nor to the bottom of the stack.
  *
  * The walk ends properly at the bottom of the stack: at a null frame
@@ -45,7 +45,7 @@ unsigned int profile_unwind(unsigned long bp, unsigned long low,
  * The walk of an interrupted Xen context at ip with stack pointer sp and
  * frame pointer bp, on the pCPU whose stack block starts at base: the
  * walk of its stack if profile_stack_bounds() accepts sp (none when ip is
- * in a root), else nothing, with XEN_PROFILE_F_NO_STACK set in *flags.
+ * in a root), else nothing, with XEN_SYSCTL_PROFILE_F_NO_STACK set in *flags.
  */
 unsigned int profile_walk(unsigned long ip, unsigned long sp,
                           unsigned long bp, unsigned long base,
