@@ -20,12 +20,17 @@
 int profile_symbols(struct xen_sysctl_profile_symbols *op)
 {
     struct xen_sysctl_profile_symbol e;
-    char name[KSYM_NAME_LEN + 1];
+    /* An entry's name with its NUL and padding, copied out whole. */
+    char name[ROUNDUP(KSYM_NAME_LEN + 1, 8)];
     uint32_t index = op->index, next;
     unsigned int off = 0, count = 0;
     unsigned long addr;
     char type;
     int rc = 0;
+
+    /* The length of a name fits the entry's len and size. */
+    BUILD_BUG_ON(KSYM_NAME_LEN > UINT8_MAX);
+    BUILD_BUG_ON(sizeof(e) + sizeof(name) > UINT16_MAX);
 
     if ( op->flags || op->pad )
         return -EINVAL;
