@@ -34,7 +34,7 @@ n=0
 for b in "${bases[@]}"; do
     set -- $b
     [ -f "${2:-}" ] && v=$("$top/scripts/xen-version.sh" "$2") &&
-        n=$((n + 2 * $(series "$(folder "$v")" | wc -l) + 1)) || n=$((n + 1))
+        n=$((n + 2 * $(series "$(folder "$v")" | wc -l) + 2)) || n=$((n + 1))
 done
 plan $((n + 8))
 if [ -z "$deb" ]; then
@@ -57,6 +57,11 @@ for b in "${bases[@]}"; do
     tar -C "$tmp/src" --strip-components=1 -xf "$tarball"
     tar -tf "$tarball" | sed -e 's|^[^/]*/||' -e '/\/$/d' | sort > "$tmp/upstream"
     git ls-files -- xen tools docs | tar -cf - -T - | tar -C "$tmp/src" -xf -
+    # XEN_SYSCTL_profile_op is 31, the next free op, until upstream takes it.
+    ops=$(grep -E '^#define XEN_SYSCTL_[a-z][a-z0-9_]* +[0-9]+' \
+              "$tmp/src/xen/include/public/sysctl.h" | awk '{ print $3 }' | sort -n)
+    check "op 31 is free in Xen $name's sysctl.h (highest: $(echo "$ops" | tail -n 1))" \
+        test -n "$ops" -a "$(echo "$ops" | tail -n 1)" -lt 31
     for p in $(series "$dir"); do
         check "$dir/$p applies to Xen $name in order without fuzz" \
             patch -d "$tmp/src" -p1 -s --batch --forward --fuzz=0 \
