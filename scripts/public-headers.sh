@@ -24,7 +24,7 @@ patches=()
 while read -r p; do
     files=$(sed -n 's|^+++ b/||p' "$dir/$p" | cut -f1)
     [ -n "$files" ] && ! grep -qv '^xen/include/public/' <<<"$files" && patches+=("$dir/$p")
-done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$dir/series")
+done < <("$top/scripts/patch-list.sh" "$dir" series)
 [ ${#patches[@]} -gt 0 ] || { echo "public-headers: $dir/series changes no public header" >&2; exit 1; }
 key="$(sha256sum "$tarball" "${patches[@]}" | cut -c1-64 | sha256sum | cut -c1-64)"
 if [ "$(cat "$out/key" 2>/dev/null)" != "$key" ]; then

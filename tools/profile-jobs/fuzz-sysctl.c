@@ -33,7 +33,7 @@
 #include <xen/sysctl.h>
 
 #define BUF_SIZE        (2u << 20)      /* > any read or symbols answer */
-#define NR_CMDS         8               /* 0..7: 1..6 exist */
+#define NR_CMDS         9               /* 0..8: 1..7 exist */
 #define NR_ERRNOS       256
 
 static xencall_handle *xc;
@@ -60,8 +60,8 @@ static uint64_t below(uint64_t n)
 }
 
 static const char *const cmd_names[NR_CMDS] = {
-    "0 (none)", "start", "stop", "status", "read", "release", "symbols",
-    "7 (none)",
+    "0 (none)", "start", "stop", "status", "read", "release", "limits",
+    "symbols", "8 (none)",
 };
 
 /*
@@ -77,8 +77,9 @@ static const int documented[NR_CMDS][12] = {
     [XEN_SYSCTL_PROFILE_read] = { 0, EINVAL, ENODATA, EBUSY, ENOBUFS, EFAULT,
                                   -1 },
     [XEN_SYSCTL_PROFILE_release] = { 0, EINVAL, ENODATA, EBUSY, -1 },
+    [XEN_SYSCTL_PROFILE_limits] = { 0, EINVAL, -1 },
     [XEN_SYSCTL_PROFILE_symbols] = { 0, EINVAL, ENOBUFS, EFAULT, -1 },
-    [7] = { EINVAL, EOPNOTSUPP, -1 },
+    [8] = { EINVAL, EOPNOTSUPP, -1 },
 };
 
 static void *handle(size_t size, int *kind)
@@ -109,7 +110,7 @@ static int issue(void)
 /* Count the answer e to sub-op cmd, flag an undocumented one. */
 static void account(unsigned int cmd, int e)
 {
-    unsigned int c = cmd < NR_CMDS ? cmd : 7, i;
+    unsigned int c = cmd < NR_CMDS ? cmd : NR_CMDS - 1, i;
 
     calls[c][e < NR_ERRNOS ? e : NR_ERRNOS - 1]++;
     for ( i = 0; documented[c][i] >= 0; i++ )
@@ -175,7 +176,7 @@ static void random_start(struct xen_sysctl_profile_start *s, bool sane)
 static void random_call(void)
 {
     struct xen_sysctl_profile_op *p = &sc->u.profile_op;
-    unsigned int cmd = below(20), i;
+    unsigned int cmd = below(21), i;
     int kind;
 
     memset(p, 0, sizeof(*p));
@@ -230,8 +231,13 @@ static void random_call(void)
             p->u.symbols.flags = rnd();
         op(XEN_SYSCTL_PROFILE_symbols);
         break;
+    case 17:
+        if ( !below(4) )
+            p->u.limits.flags = rnd();
+        op(XEN_SYSCTL_PROFILE_limits);
+        break;
     default:
-        op(below(2) ? 0 : 7 + below(1000));
+        op(below(2) ? 0 : NR_CMDS - 1 + below(1000));
         break;
     }
 }

@@ -193,9 +193,10 @@ static void start_error(const char *verb, int rc,
 }
 
 /*
- * Are p's depth, ring size and timer frequency within what this
- * hypervisor accepts (its status' limits)?  0, or -1 after a one-line
- * message.  When its status cannot be had, Xen's own checks decide.
+ * Are p's depth, ring size, frequency and period within what this
+ * hypervisor accepts (its limits)?  0, or -1 after a one-line message.
+ * When its limits cannot be had, Xen's own checks decide.  The PMU's
+ * largest period depends on the counter: Xen checks it.
  */
 static int check_limits(const char *verb, const libxl_profile_params *p)
 {
@@ -220,6 +221,25 @@ static int check_limits(const char *verb, const libxl_profile_params *p)
         fprintf(stderr, "xl profile %s: -F: the timer samples at most %u "
                 "times a second, got %u\n", verb, l->timer_hz_max,
                 p->frequency);
+        rc = -1;
+    } else if (p->source == LIBXL_PROFILE_SOURCE_PMU &&
+               p->frequency > l->pmu_hz_max) {
+        fprintf(stderr, "xl profile %s: -F: the PMU samples at most %u "
+                "times a second, got %u\n", verb, l->pmu_hz_max,
+                p->frequency);
+        rc = -1;
+    } else if (p->source == LIBXL_PROFILE_SOURCE_TIMER && p->period &&
+               (p->period < l->timer_period_min ||
+                p->period > l->timer_period_max)) {
+        fprintf(stderr, "xl profile %s: -c: expected %"PRIu64" to %"PRIu64
+                " ns for the timer, got %"PRIu64"\n", verb,
+                l->timer_period_min, l->timer_period_max, p->period);
+        rc = -1;
+    } else if (p->source == LIBXL_PROFILE_SOURCE_PMU && p->period &&
+               p->period < l->pmu_period_min) {
+        fprintf(stderr, "xl profile %s: -c: expected at least %"PRIu64
+                " events for the PMU, got %"PRIu64"\n", verb,
+                l->pmu_period_min, p->period);
         rc = -1;
     }
     libxl_profile_status_dispose(&st);

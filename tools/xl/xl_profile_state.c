@@ -44,6 +44,7 @@ const char *source_name(int source)
 const char *reason_text(int reason)
 {
     switch (reason) {
+    case LIBXL_PROFILE_REASON_NONE: return "no session";
     case LIBXL_PROFILE_REASON_REQUESTED: return "requested";
     case LIBXL_PROFILE_REASON_NO_PMU: return "no usable PMU";
     case LIBXL_PROFILE_REASON_PMU_BUSY: return "the PMU is in use";
@@ -61,8 +62,9 @@ const char *why_text(int reason)
 {
     static char buf[96];
 
-    if (!reason)
-        return "requested";
+    if (reason == LIBXL_PROFILE_REASON_NONE ||
+        reason == LIBXL_PROFILE_REASON_REQUESTED)
+        return reason_text(reason);
     snprintf(buf, sizeof(buf), "auto: %s", reason_text(reason));
     return buf;
 }

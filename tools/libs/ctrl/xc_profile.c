@@ -92,6 +92,20 @@ int xc_profile_status(xc_interface *xch,
     return ret;
 }
 
+int xc_profile_limits(xc_interface *xch,
+                      struct xen_sysctl_profile_limits *limits)
+{
+    struct xen_sysctl sysctl;
+    struct xen_sysctl_profile_op *op;
+    int ret;
+
+    op = profile_op(&sysctl, XEN_SYSCTL_PROFILE_limits);
+    ret = do_sysctl(xch, &sysctl);
+    if ( !ret )
+        *limits = op->u.limits;
+    return ret;
+}
+
 int xc_profile_read(xc_interface *xch, unsigned int cpu, uint32_t flags,
                     uint64_t *offset, void *buf, uint32_t size,
                     uint32_t *bytes, uint32_t *records,

@@ -42,6 +42,7 @@ SAME(CPU_RING, CPU_RING);
 SAME(CPU_OFFLINED, CPU_OFFLINED);
 SAME(CPU_LEFT_OUT, CPU_LEFT_OUT);
 SAME(CPU_FAILED, CPU_FAILED);
+SAME(REASON_NONE, REASON_NONE);
 SAME(REASON_REQUESTED, REASON_REQUESTED);
 SAME(REASON_NO_PMU, REASON_NO_PMU);
 SAME(REASON_PMU_BUSY, REASON_PMU_BUSY);
@@ -131,6 +132,7 @@ int libxl_profile_get_status(libxl_ctx *ctx, libxl_profile_status *status)
 {
     GC_INIT(ctx);
     struct xen_sysctl_profile_status st;
+    struct xen_sysctl_profile_limits lim;
     xen_sysctl_profile_cpu_t *cpus = NULL;
     unsigned int n = 0, i;
     int r, rc;
@@ -142,6 +144,8 @@ int libxl_profile_get_status(libxl_ctx *ctx, libxl_profile_status *status)
         cpus = libxl__calloc(gc, n ? n : 1, sizeof(*cpus));
         r = xc_profile_status(ctx->xch, &st, cpus, &n);
     }
+    if (!r)
+        r = xc_profile_limits(ctx->xch, &lim);
     if (r < 0) {
         rc = profile_error(gc, "status");
         goto out;
@@ -158,14 +162,18 @@ int libxl_profile_get_status(libxl_ctx *ctx, libxl_profile_status *status)
     status->start_timestamp = st.start_timestamp;
     status->stop_timestamp = st.stop_timestamp;
     status->timestamp_khz = st.timestamp_khz;
-    status->limits.max_depth = st.limits.max_depth;
-    status->limits.ring_kib_min = st.limits.ring_kib_min;
-    status->limits.ring_kib_max = st.limits.ring_kib_max;
-    status->limits.ring_kib_default = st.limits.ring_kib_default;
-    status->limits.total_kib_max = st.limits.total_kib_max;
-    status->limits.timer_period_max = st.limits.timer_period_max;
-    status->limits.timer_hz_max = st.limits.timer_hz_max;
-    status->limits.sample_hz_max = st.limits.sample_hz_max;
+    status->limits.max_depth = lim.max_depth;
+    status->limits.ring_kib_min = lim.ring_kib_min;
+    status->limits.ring_kib_max = lim.ring_kib_max;
+    status->limits.ring_kib_default = lim.ring_kib_default;
+    status->limits.total_kib_max = lim.total_kib_max;
+    status->limits.timer_period_min = lim.timer_period_min;
+    status->limits.timer_period_max = lim.timer_period_max;
+    status->limits.timer_hz_max = lim.timer_hz_max;
+    status->limits.pmu_period_min = lim.pmu_period_min;
+    status->limits.pmu_hz_max = lim.pmu_hz_max;
+    status->limits.sample_hz_max = lim.sample_hz_max;
+    status->limits.read_max = lim.read_max;
     status->num_cpus = n;
     status->cpus = libxl__calloc(NOGC, n ? n : 1, sizeof(*status->cpus));
     for (i = 0; i < n; i++) {

@@ -169,11 +169,16 @@ static unsigned long cap_pages(void)
                  free / PROFILE_FREE_FRACTION);
 }
 
+/* The KiB a ring of kib takes: a power of two of pages. */
+static unsigned int ring_kib_allocated(unsigned int kib)
+{
+    return (PAGE_SIZE >> 10) << get_order_from_bytes((unsigned long)kib << 10);
+}
+
 /* Are the rings of n pCPUs of kib each within the cap? */
 static bool within_cap(unsigned int n, unsigned int kib)
 {
-    unsigned long pages = (PAGE_SIZE << get_order_from_bytes(
-                               (unsigned long)kib << 10)) >> PAGE_SHIFT;
+    uint64_t pages = (uint64_t)ring_kib_allocated(kib) << 10 >> PAGE_SHIFT;
 
     return pages * n <= cap_pages();
 }
@@ -188,12 +193,14 @@ static void abort_start(void)
 /*
  * Start sampling every pCPU of mask whose ring is allocated.  A pCPU its
  * source cannot start is flagged XEN_SYSCTL_PROFILE_CPU_FAILED and counted in
- * *failed; the start fails (-EIO, or the source's error) only when no
- * pCPU could be started.
+ * *failed.  The start fails only when no pCPU could be started: -EBUSY if
+ * the PMU was taken since the source was checked (*reason says by whom),
+ * else -EIO.
  */
-static int start_sampling(const cpumask_t *mask, unsigned int *failed)
+static int start_sampling(const cpumask_t *mask, unsigned int *failed,
+                          unsigned int *reason)
 {
-    unsigned int cpu, started = 0;
+    unsigned int cpu, started = 0, why = XEN_SYSCTL_PROFILE_REASON_NONE;
     int rc, first_rc = 0;
 
     arch_profile_prepare();
@@ -222,8 +229,20 @@ static int start_sampling(const cpumask_t *mask, unsigned int *failed)
         if ( ready && !first_rc )
             first_rc = rc;
     }
+    if ( started )
+        return 0;
 
-    return started ? 0 : first_rc ?: -EIO;
+    printk(XENLOG_WARNING "profiler: no pCPU could be started (%d)\n",
+           first_rc);
+    if ( first_rc != -EBUSY )
+        return -EIO;
+
+    /* The PMU was taken since the check: by vPMU, or another owner. */
+    *reason = source->check(&profile_session, &why) &&
+              why == XEN_SYSCTL_PROFILE_REASON_VPMU
+              ? why : XEN_SYSCTL_PROFILE_REASON_PMU_BUSY;
+
+    return -EBUSY;
 }
 
 static int profile_start(struct xen_sysctl_profile_start *op)
@@ -307,7 +326,7 @@ static int profile_start(struct xen_sysctl_profile_start *op)
         }
     }
 
-    rc = start_sampling(&starting.mask, &failed);
+    rc = start_sampling(&starting.mask, &failed, &op->reason);
     op->nr_failed = failed;
     if ( rc )
         abort_start();
@@ -388,17 +407,26 @@ static void cpu_status(unsigned int cpu, struct xen_sysctl_profile_cpu *e)
     e->throttled = ACCESS_ONCE(pc->throttled);
 }
 
-static void get_limits(struct xen_sysctl_profile_limits *l)
+static int profile_limits(struct xen_sysctl_profile_limits *l)
 {
-    memset(l, 0, sizeof(*l));
+    if ( l->flags )
+        return -EINVAL;
+
     l->max_depth = XEN_SYSCTL_PROFILE_MAX_DEPTH;
     l->ring_kib_min = PROFILE_RING_KIB_MIN;
     l->ring_kib_max = PROFILE_RING_KIB_MAX;
     l->ring_kib_default = PROFILE_RING_KIB_DEFAULT;
-    l->total_kib_max = (uint64_t)cap_pages() << (PAGE_SHIFT - 10);
-    l->timer_period_max = PROFILE_TIMER_NS_MAX;
     l->timer_hz_max = PROFILE_TIMER_HZ_MAX;
+    l->total_kib_max = (uint64_t)cap_pages() << (PAGE_SHIFT - 10);
+    l->timer_period_min = PROFILE_TIMER_NS_MIN;
+    l->timer_period_max = PROFILE_TIMER_NS_MAX;
+    l->pmu_period_min = PROFILE_PMU_MIN_PERIOD;
+    l->pmu_hz_max = PROFILE_PMU_MAX_HZ;
     l->sample_hz_max = PROFILE_MAX_SAMPLE_HZ;
+    l->read_max = PROFILE_READ_MAX;
+    l->pad = 0;
+
+    return 0;
 }
 
 static int profile_status(struct xen_sysctl_profile_status *op)
@@ -413,17 +441,17 @@ static int profile_status(struct xen_sysctl_profile_status *op)
 
     op->state = state;
     op->source = live ? profile_session.source : 0;
-    op->reason = live ? profile_session.reason : 0;
+    op->reason = live ? profile_session.reason
+                      : XEN_SYSCTL_PROFILE_REASON_NONE;
     op->max_depth = live ? profile_session.max_depth : 0;
     op->frequency = live ? profile_session.frequency : 0;
-    op->ring_kib = live ? profile_session.ring_kib : 0;
+    op->ring_kib = live ? ring_kib_allocated(profile_session.ring_kib) : 0;
     op->period = live ? profile_session.period : 0;
     op->start_timestamp = live ? start_stamp : 0;
     op->stop_timestamp = live ? stop_stamp : 0;
     op->timestamp_khz = cpu_khz;
     op->record_version = XEN_SYSCTL_PROFILE_RECORD_VERSION;
     op->nr_cpus = nr_cpu_ids;
-    get_limits(&op->limits);
 
     if ( guest_handle_is_null(op->cpus) )
         return 0;
@@ -487,8 +515,6 @@ static int profile_read(struct xen_sysctl_profile_read *op)
 
 int profile_sysctl(struct xen_sysctl_profile_op *op)
 {
-    int rc;
-
     /* The op must fit in the 128 bytes of struct xen_sysctl's union. */
     BUILD_BUG_ON(sizeof(*op) > sizeof_field(struct xen_sysctl, u.pad));
 
@@ -498,9 +524,7 @@ int profile_sysctl(struct xen_sysctl_profile_op *op)
     switch ( op->cmd )
     {
     case XEN_SYSCTL_PROFILE_start:
-        rc = profile_start(&op->u.start);
-        /* A source that cannot run here (the sources say -EOPNOTSUPP). */
-        return rc == -EOPNOTSUPP ? -ENODEV : rc;
+        return profile_start(&op->u.start);
 
     case XEN_SYSCTL_PROFILE_stop:
         return profile_stop();
@@ -513,6 +537,9 @@ int profile_sysctl(struct xen_sysctl_profile_op *op)
 
     case XEN_SYSCTL_PROFILE_release:
         return profile_release();
+
+    case XEN_SYSCTL_PROFILE_limits:
+        return profile_limits(&op->u.limits);
 
     case XEN_SYSCTL_PROFILE_symbols:
         return profile_symbols(&op->u.symbols);

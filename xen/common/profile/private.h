@@ -42,10 +42,10 @@ struct profile_cpu {
 };
 
 /*
- * What a start may ask for: this hypervisor's policy, which status
- * reports (xen_sysctl_profile_limits).  The rings of one session together
- * take at most PROFILE_TOTAL_MIB_MAX, and at most 1/PROFILE_FREE_FRACTION
- * of Xen's free memory at start.
+ * What a start may ask for: this hypervisor's policy, which the limits
+ * sub-op reports (xen_sysctl_profile_limits).  The rings of one session
+ * together take at most PROFILE_TOTAL_MIB_MAX, and at most
+ * 1/PROFILE_FREE_FRACTION of Xen's free memory at start.
  */
 #define PROFILE_RING_KIB_MIN        16
 #define PROFILE_RING_KIB_MAX        65536

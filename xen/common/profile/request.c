@@ -113,7 +113,7 @@ const struct profile_source *profile_pick_source(struct profile_config *cfg,
         cfg->reason = why;
         busy = why == XEN_SYSCTL_PROFILE_REASON_VPMU ||
                why == XEN_SYSCTL_PROFILE_REASON_PMU_BUSY;
-        *rc = pmu && busy ? -EBUSY : -EOPNOTSUPP;
+        *rc = pmu && busy ? -EBUSY : -ENODEV;
         return NULL;
     }
     if ( cfg->source == XEN_SYSCTL_PROFILE_SOURCE_AUTO )

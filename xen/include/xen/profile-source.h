@@ -116,7 +116,7 @@ uint64_t profile_throttle_period(uint64_t period, uint64_t asked,
 /*
  * The overflows a PMU source takes per pCPU and second, at most: one that
  * comes sooner after the last raises the period (throttling, as perf's
- * maximum sample rate).  Reported in status.limits.sample_hz_max.
+ * maximum sample rate).  Reported in limits.sample_hz_max.
  */
 #define PROFILE_MAX_SAMPLE_HZ   50000
 
