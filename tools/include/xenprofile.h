@@ -43,7 +43,7 @@
 #define XENPROF_REC_OFF_CPU        8        /* uint16 */
 #define XENPROF_REC_OFF_MODE       10       /* uint8 */
 #define XENPROF_REC_OFF_NR_FRAMES  11       /* uint8 */
-#define XENPROF_REC_OFF_TSC        16       /* uint64 */
+#define XENPROF_REC_OFF_TIMESTAMP  16       /* uint64 */
 #define XENPROF_REC_HDR_SIZE       24       /* ip[] follows, uint64 each */
 #define XENPROF_REC_SAMPLE         1
 #define XENPROF_REC_LOST           2        /* samples lost: a count */
@@ -83,7 +83,7 @@
 
 /* One decoded sample; ip points into the record stream (not copied). */
 struct xenprof_sample {
-    uint64_t tsc;
+    uint64_t timestamp;
     uint32_t cpu;
     uint32_t domid;
     uint32_t vcpu;
@@ -133,7 +133,7 @@ struct xenprof_meta {
     char xen_version[64];           /* "4.17.5" */
     char build_id[128];             /* hex, "" if unknown */
     char hostname[64];
-    uint64_t tsc_khz;
+    uint64_t timestamp_khz;
     uint32_t nr_host_cpus;          /* pCPUs of the host */
     uint32_t source;                /* XENPROF_SOURCE_* in use */
     char source_reason[128];        /* why that source, for people */
@@ -142,7 +142,7 @@ struct xenprof_meta {
     uint64_t period;                /* ns (timer) / events (pmu) */
     uint64_t start_time_ns;         /* Unix time, ns */
     uint64_t stop_time_ns;
-    uint64_t start_tsc, stop_tsc;
+    uint64_t start_timestamp, stop_timestamp;
     uint32_t record_version;        /* of the records; 0 (unknown): 1 */
     uint32_t event;                 /* XENPROF_EVENT_* of the PMU source */
     char arch[16];                  /* Xen's: "x86_64", "aarch64"; "" unknown */

@@ -52,7 +52,7 @@ static int fill_meta(struct xenprof_data *d, const libxl_profile_status *st,
         snprintf(m->hostname, sizeof(m->hostname), "%.*s",
                  (int)sizeof(m->hostname) - 1, u.nodename);
     /* The timestamps' frequency (the TSC's on x86, CNTFRQ on Arm). */
-    m->tsc_khz = st->timestamp_khz;
+    m->timestamp_khz = st->timestamp_khz;
     m->nr_host_cpus = phys.nr_cpus;
     libxl_physinfo_dispose(&phys);
     m->source = st->source;
@@ -63,8 +63,8 @@ static int fill_meta(struct xenprof_data *d, const libxl_profile_status *st,
     m->period = st->period;
     m->start_time_ns = s->start_ns;
     m->stop_time_ns = s->stop_ns;
-    m->start_tsc = st->start_timestamp;
-    m->stop_tsc = st->stop_timestamp;
+    m->start_timestamp = st->start_timestamp;
+    m->stop_timestamp = st->stop_timestamp;
     m->record_version = st->record_version;
     m->event = s->event;
 

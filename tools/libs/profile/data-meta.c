@@ -28,14 +28,27 @@ struct meta_field {
                  sizeof(((struct xenprof_meta *)0)->f) }
 
 static const struct meta_field fields[] = {
-    STR(xen_version), STR(build_id), STR(hostname), U64(tsc_khz),
+    STR(xen_version), STR(build_id), STR(hostname), U64(timestamp_khz),
     U64(nr_host_cpus), U64(source), STR(source_reason), U64(frequency),
     U64(max_depth), U64(period), U64(start_time_ns), U64(stop_time_ns),
-    U64(start_tsc), U64(stop_tsc), U64(record_version), U64(event),
+    U64(start_timestamp), U64(stop_timestamp), U64(record_version), U64(event),
     STR(arch),
 };
 
 #define NR_FIELDS (sizeof(fields) / sizeof(fields[0]))
+
+/*
+ * Keys of files written before the timestamps were named for what they
+ * are (the x86 TSC was the only clock then): read, never written.
+ */
+#define OLD(k, f) { k, XENPROF_META_U64, offsetof(struct xenprof_meta, f), \
+                    sizeof(((struct xenprof_meta *)0)->f) }
+static const struct meta_field old_fields[] = {
+    OLD("tsc_khz", timestamp_khz), OLD("start_tsc", start_timestamp),
+    OLD("stop_tsc", stop_timestamp),
+};
+
+#define NR_OLD_FIELDS (sizeof(old_fields) / sizeof(old_fields[0]))
 
 /* A string field's length (at most size - 1: it may lack its NUL). */
 static size_t str_len(const struct xenprof_meta *m,
@@ -141,6 +154,10 @@ static const char *apply(struct xenprof_meta *m, const uint8_t *k,
         if ( strlen(fields[i].key) == klen &&
              !memcmp(fields[i].key, k, klen) )
             return set_field(m, &fields[i], kind, v, vlen);
+    for ( i = 0; i < NR_OLD_FIELDS; i++ )
+        if ( strlen(old_fields[i].key) == klen &&
+             !memcmp(old_fields[i].key, k, klen) )
+            return set_field(m, &old_fields[i], kind, v, vlen);
     return NULL;                        /* unknown key: skipped */
 }
 

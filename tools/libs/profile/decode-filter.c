@@ -3,27 +3,28 @@
  * decode-filter.c: which samples of a data file an analysis keeps (pCPUs, domain,
  * time window, guest samples).
  *
- * Time is measured from the TSC: a sample taken at tsc is
- * (tsc - meta.start_tsc) * 10^6 / meta.tsc_khz ns after the profile
- * started (0 for a TSC below start_tsc: clocks of pCPUs may differ by a
- * little).  Without a TSC frequency (tsc_khz 0) no time can be told, and
- * a time filter keeps no sample.
+ * Time is measured from the records' timestamps (the TSC on x86, CNTPCT
+ * on Arm): a sample taken at timestamp is (timestamp -
+ * meta.start_timestamp) * 10^6 / meta.timestamp_khz ns after the profile
+ * started (0 for a timestamp below start_timestamp: clocks of pCPUs may
+ * differ by a little).  Without their frequency (timestamp_khz 0) no time
+ * can be told, and a time filter keeps no sample.
  */
 #include "private.h"
 
-/* ns from the start of the profile to tsc; 0 before it. */
-static uint64_t elapsed_ns(const struct xenprof_meta *m, uint64_t tsc)
+/* ns from the start of the profile to timestamp; 0 before it. */
+static uint64_t elapsed_ns(const struct xenprof_meta *m, uint64_t timestamp)
 {
     uint64_t ticks, whole, part;
 
-    if ( tsc <= m->start_tsc )
+    if ( timestamp <= m->start_timestamp )
         return 0;
-    ticks = tsc - m->start_tsc;
-    whole = ticks / m->tsc_khz;
-    part = ticks % m->tsc_khz;
+    ticks = timestamp - m->start_timestamp;
+    whole = ticks / m->timestamp_khz;
+    part = ticks % m->timestamp_khz;
     if ( whole > UINT64_MAX / 1000000 )
         return UINT64_MAX;
-    return whole * 1000000 + part * 1000000 / m->tsc_khz;
+    return whole * 1000000 + part * 1000000 / m->timestamp_khz;
 }
 
 static int cpu_match(const struct xenprof_filter *f, uint32_t cpu)
@@ -55,9 +56,9 @@ int xenprof_filter_match(const struct xenprof_data *d,
         return 0;
     if ( f->has_time )
     {
-        if ( !d || !d->meta.tsc_khz )
+        if ( !d || !d->meta.timestamp_khz )
             return 0;
-        t = elapsed_ns(&d->meta, s->tsc);
+        t = elapsed_ns(&d->meta, s->timestamp);
         if ( t < f->time_from_ns || t >= f->time_to_ns )
             return 0;
     }

@@ -75,7 +75,7 @@ static int decode_sample(const uint8_t *p, unsigned int size,
     if ( size != XENPROF_REC_HDR_SIZE + 8 * nr )
         return corrupt(err, errlen, where,
                        "size %u does not match nr_frames %u", size, nr);
-    s->tsc = xenprof_get64(p + XENPROF_REC_OFF_TSC);
+    s->timestamp = xenprof_get64(p + XENPROF_REC_OFF_TIMESTAMP);
     s->cpu = xenprof_get16(p + XENPROF_REC_OFF_CPU);
     s->domid = xenprof_get16(p + XENPROF_REC_OFF_DOMID);
     s->vcpu = xenprof_get16(p + XENPROF_REC_OFF_VCPU);
@@ -96,7 +96,7 @@ static int decode_lost(const uint8_t *p, unsigned int size,
                        "LOST record of size %u, not %u", size,
                        XENPROF_REC_LOST_SIZE);
     memset(s, 0, sizeof(*s));
-    s->tsc = xenprof_get64(p + XENPROF_REC_OFF_TSC);
+    s->timestamp = xenprof_get64(p + XENPROF_REC_OFF_TIMESTAMP);
     s->cpu = xenprof_get16(p + XENPROF_REC_OFF_CPU);
     *lost = xenprof_get64(p + XENPROF_REC_OFF_LOST_COUNT);
     return 0;

@@ -131,7 +131,7 @@ int xenprof_priv_decode(const uint8_t *buf, size_t len, size_t *off,
 
 /*
  * xenprof_priv_decode() that also returns LOST records: 1 for a sample, 2
- * for a LOST record (s->cpu and s->tsc set, *lost its count), 0 at the
+ * for a LOST record (s->cpu and s->timestamp set, *lost its count), 0 at the
  * end, or -EBADMSG.
  */
 int xenprof_priv_decode_any(const uint8_t *buf, size_t len, size_t *off,

@@ -152,8 +152,10 @@ double xenprof_priv_rep_duration(const struct xenprof_meta *m)
 {
     if ( m->start_time_ns && m->stop_time_ns >= m->start_time_ns )
         return (m->stop_time_ns - m->start_time_ns) / 1e9;
-    if ( m->tsc_khz && m->start_tsc && m->stop_tsc >= m->start_tsc )
-        return (m->stop_tsc - m->start_tsc) / (m->tsc_khz * 1e3);
+    if ( m->timestamp_khz && m->start_timestamp &&
+         m->stop_timestamp >= m->start_timestamp )
+        return (m->stop_timestamp - m->start_timestamp) /
+               (m->timestamp_khz * 1e3);
     return -1;
 }
 

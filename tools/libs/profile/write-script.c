@@ -90,12 +90,13 @@ static void put_text(FILE *out, const char *s)
 static void put_time(const struct dump *p, const struct xenprof_sample *s)
 {
     const struct xenprof_meta *m = &p->d->meta;
-    uint64_t t = s->tsc - m->start_tsc, us;
+    uint64_t t = s->timestamp - m->start_timestamp, us;
 
     if ( (int64_t)t < 0 )
         t = 0;
-    us = m->tsc_khz ? (uint64_t)((double)t * 1e3 / (double)m->tsc_khz)
-                    : t / 1000;
+    us = m->timestamp_khz
+         ? (uint64_t)((double)t * 1e3 / (double)m->timestamp_khz)
+         : t / 1000;
     fprintf(p->out, "%" PRIu64 ".%06" PRIu64, us / 1000000, us % 1000000);
 }
 

@@ -32,7 +32,7 @@ static void usage(void)
 /* A sample record of n frames ip[] into rec; its size. */
 static size_t sample(uint8_t *rec, unsigned int domid, unsigned int vcpu,
                      unsigned int mode, unsigned int flags,
-                     const uint64_t *ip, unsigned int n, uint64_t tsc)
+                     const uint64_t *ip, unsigned int n, uint64_t timestamp)
 {
     size_t size = XENPROF_REC_HDR_SIZE + 8 * n;
     unsigned int i;
@@ -46,7 +46,7 @@ static size_t sample(uint8_t *rec, unsigned int domid, unsigned int vcpu,
     synth_put_le(rec + XENPROF_REC_OFF_CPU, 2, 1);
     rec[XENPROF_REC_OFF_MODE] = mode;
     rec[XENPROF_REC_OFF_NR_FRAMES] = n;
-    synth_put_le(rec + XENPROF_REC_OFF_TSC, 8, tsc);
+    synth_put_le(rec + XENPROF_REC_OFF_TIMESTAMP, 8, timestamp);
     for ( i = 0; i < n; i++ )
         synth_put_le(rec + XENPROF_REC_HDR_SIZE + 8 * i, 8, ip[i]);
     return size;
@@ -56,7 +56,7 @@ static size_t sample(uint8_t *rec, unsigned int domid, unsigned int vcpu,
 static int add_cases(struct xenprof_data *d)
 {
     uint8_t buf[1024], *p = buf;
-    uint64_t t = d->meta.stop_tsc, fn[2] = { 0, 0 }, ip[3];
+    uint64_t t = d->meta.stop_timestamp, fn[2] = { 0, 0 }, ip[3];
     size_t i, n = 0;
 
     for ( i = 0; i < d->nr_syms && n < 2; i++ )
@@ -85,7 +85,7 @@ static int add_cases(struct xenprof_data *d)
     synth_put_le(p + XENPROF_REC_OFF_SIZE, 2, XENPROF_REC_LOST_SIZE);
     p[XENPROF_REC_OFF_TYPE] = XENPROF_REC_LOST;
     synth_put_le(p + XENPROF_REC_OFF_CPU, 2, 1);
-    synth_put_le(p + XENPROF_REC_OFF_TSC, 8, t);
+    synth_put_le(p + XENPROF_REC_OFF_TIMESTAMP, 8, t);
     synth_put_le(p + XENPROF_REC_OFF_LOST_COUNT, 8, 3);
     p += XENPROF_REC_LOST_SIZE;
     return xenprof_data_add_records(d, buf, p - buf);

@@ -278,8 +278,8 @@ static int put_record(struct gen *g, struct xenprof_data *d,
     return 0;
 }
 
-/* The record of a sample of template t at time tsc, into rec. */
-static size_t xen_record(struct gen *g, size_t t, uint64_t tsc,
+/* The record of a sample of template t at time timestamp, into rec. */
+static size_t xen_record(struct gen *g, size_t t, uint64_t timestamp,
                          uint8_t *rec)
 {
     const uint32_t *f = g->frames + g->start[t];
@@ -301,7 +301,7 @@ static size_t xen_record(struct gen *g, size_t t, uint64_t tsc,
         synth_put_le(rec + XENPROF_REC_OFF_DOMID, 2, below(&g->r, 5));
     synth_put_le(rec + XENPROF_REC_OFF_CPU, 2, below(&g->r, NR_CPUS));
     rec[XENPROF_REC_OFF_NR_FRAMES] = n;
-    synth_put_le(rec + XENPROF_REC_OFF_TSC, 8, tsc);
+    synth_put_le(rec + XENPROF_REC_OFF_TIMESTAMP, 8, timestamp);
     for ( i = 0; i < n; i++ )
     {
         /* Frame i is f[n - 1 - i]: innermost first. */
@@ -316,8 +316,8 @@ static size_t xen_record(struct gen *g, size_t t, uint64_t tsc,
     return size;
 }
 
-/* A guest sample at time tsc, into rec. */
-static size_t guest_record(struct gen *g, uint64_t tsc, uint8_t *rec)
+/* A guest sample at time timestamp, into rec. */
+static size_t guest_record(struct gen *g, uint64_t timestamp, uint8_t *rec)
 {
     memset(rec, 0, XENPROF_REC_HDR_SIZE);
     synth_put_le(rec + XENPROF_REC_OFF_SIZE, 2, XENPROF_REC_HDR_SIZE + 8);
@@ -328,14 +328,14 @@ static size_t guest_record(struct gen *g, uint64_t tsc, uint8_t *rec)
     rec[XENPROF_REC_OFF_MODE] = below(&g->r, 10) < 7 ?
         XENPROF_MODE_GUEST_KERNEL : XENPROF_MODE_GUEST_USER;
     rec[XENPROF_REC_OFF_NR_FRAMES] = 1;
-    synth_put_le(rec + XENPROF_REC_OFF_TSC, 8, tsc);
+    synth_put_le(rec + XENPROF_REC_OFF_TIMESTAMP, 8, timestamp);
     synth_put_le(rec + XENPROF_REC_HDR_SIZE, 8,
            0xffffffff81000000ULL + below(&g->r, 1 << 24));
     return XENPROF_REC_HDR_SIZE + 8;
 }
 
 /* The metadata, domains and pCPUs of the profile; 0 or -ENOMEM. */
-static int add_meta(struct xenprof_data *d, uint64_t tsc,
+static int add_meta(struct xenprof_data *d, uint64_t timestamp,
                     const uint64_t taken[NR_CPUS])
 {
     static const char *const names[] = { "Domain-0", "web", "db", "",
@@ -360,15 +360,15 @@ static int add_meta(struct xenprof_data *d, uint64_t tsc,
     strcpy(m->xen_version, "4.17.5");
     strcpy(m->hostname, "synthetic");
     strcpy(m->source_reason, "synthetic profile");
-    m->tsc_khz = 2000000;
+    m->timestamp_khz = 2000000;
     m->nr_host_cpus = NR_CPUS;
     m->source = XENPROF_SOURCE_TIMER;
     m->frequency = 97;
     m->max_depth = 40;
     m->period = 1000000000u / 97;
     m->start_time_ns = 1700000000000000000ULL;
-    m->stop_time_ns = m->start_time_ns + tsc / 2;
-    m->stop_tsc = tsc;
+    m->stop_time_ns = m->start_time_ns + timestamp / 2;
+    m->stop_timestamp = timestamp;
     return rc;
 }
 
@@ -376,26 +376,26 @@ static int add_meta(struct xenprof_data *d, uint64_t tsc,
 static int add_samples(struct gen *g, struct xenprof_data *d)
 {
     uint8_t rec[XENPROF_REC_HDR_SIZE + 8 * XENPROF_MAX_FRAMES];
-    uint64_t tsc = 0, taken[NR_CPUS] = { 0 };
+    uint64_t timestamp = 0, taken[NR_CPUS] = { 0 };
     size_t i, t, size;
     double u;
 
     for ( i = 0; i < g->o->nr_samples; i++ )
     {
-        tsc += 1000 + below(&g->r, 1000);
+        timestamp += 1000 + below(&g->r, 1000);
         u = unit(&g->r);
         t = (size_t)(g->o->nr_stacks * u * u);
         if ( below(&g->r, 1000) < g->o->guest_permille )
-            size = guest_record(g, tsc, rec);
+            size = guest_record(g, timestamp, rec);
         else
-            size = xen_record(g, t, tsc, rec);
+            size = xen_record(g, t, timestamp, rec);
         taken[rec[XENPROF_REC_OFF_CPU]]++;
         if ( put_record(g, d, rec, size) )
             return -ENOMEM;
     }
     if ( g->len && xenprof_data_add_records(d, g->buf, g->len) )
         return -ENOMEM;
-    return add_meta(d, tsc, taken);
+    return add_meta(d, timestamp, taken);
 }
 
 struct xenprof_data *synth_profile(const struct synth_opts *o)

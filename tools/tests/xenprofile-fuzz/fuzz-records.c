@@ -28,7 +28,7 @@ static struct xenprof_data *profile(void)
         abort();
     d->meta.source = XENPROF_SOURCE_TIMER;
     d->meta.period = 10000000;
-    d->meta.tsc_khz = 1000;
+    d->meta.timestamp_khz = 1000;
     return d;
 }
 

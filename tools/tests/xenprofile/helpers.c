@@ -50,7 +50,7 @@ size_t rec_put(uint8_t *buf, const struct trec *r)
     buf[10] = r->mode;
     buf[11] = r->nr;
     put_le(buf + 12, 0, 4);
-    put_le(buf + 16, r->tsc, 8);
+    put_le(buf + 16, r->timestamp, 8);
     for ( i = 0; i < r->nr; i++ )
         put_le(buf + 24 + 8 * i, r->ip ? r->ip[i] : 0x1000 + 8 * i, 8);
     return size;
@@ -254,7 +254,7 @@ int data_folded(const struct xenprof_data *d, FILE *out, int include_guest,
 }
 
 int add_tsample(struct xenprof_data *d, const struct tsample *s,
-                uint64_t tsc)
+                uint64_t timestamp)
 {
     uint8_t rec[64];
     struct trec r = { .mode = s->mode, .flags = s->flags,
@@ -267,7 +267,7 @@ int add_tsample(struct xenprof_data *d, const struct tsample *s,
         r.nr++;
     for ( i = 0; i < s->times && !rc; i++ )
     {
-        r.tsc = tsc + s->ms * 1000ULL + i;
+        r.timestamp = timestamp + s->ms * 1000ULL + i;
         rc = xenprof_data_add_records(d, rec, rec_put(rec, &r));
     }
     return rc;

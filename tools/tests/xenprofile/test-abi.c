@@ -30,7 +30,8 @@ SAME(XENPROF_REC_OFF_CPU, offsetof(struct xen_sysctl_profile_record, cpu));
 SAME(XENPROF_REC_OFF_MODE, offsetof(struct xen_sysctl_profile_record, mode));
 SAME(XENPROF_REC_OFF_NR_FRAMES,
      offsetof(struct xen_sysctl_profile_record, nr_frames));
-SAME(XENPROF_REC_OFF_TSC, offsetof(struct xen_sysctl_profile_record, timestamp));
+SAME(XENPROF_REC_OFF_TIMESTAMP,
+     offsetof(struct xen_sysctl_profile_record, timestamp));
 SAME(XENPROF_REC_HDR_SIZE, sizeof(struct xen_sysctl_profile_record));
 SAME(XENPROF_REC_OFF_LOST_COUNT, offsetof(struct xen_sysctl_profile_lost, count));
 SAME(XENPROF_REC_LOST_SIZE, sizeof(struct xen_sysctl_profile_lost));
@@ -82,7 +83,7 @@ void test_abi(void)
     rc = xenprof_decode_next(buf, sizeof(buf), &off, &s, NULL, 0);
     tap_ok(rc == 1 && s.domid == 7 && s.vcpu == 3 && s.cpu == 5 &&
            s.mode == XENPROF_MODE_GUEST_USER && s.flags == XENPROF_F_HVM &&
-           s.tsc == 0x123456789aULL && s.nr_frames == 2 &&
+           s.timestamp == 0x123456789aULL && s.nr_frames == 2 &&
            xenprof_sample_ip(&s, 0) == 0xffff82d040200000ULL &&
            xenprof_sample_ip(&s, 1) == 42 && off == sizeof(buf),
            "abi: a record built with Xen's public structs decodes to its "
@@ -135,7 +136,7 @@ void test_lost_records(void)
     tap_ok(!rc && n == 1 && lost == 7,
            "lost records: 1 sample, and 5 + 2 lost from the stream (%s)",
            err);
-    d->meta.tsc_khz = 1;
+    d->meta.timestamp_khz = 1;
     rc = script_of(d, &text, &len, err, sizeof(err));
     tap_ok(!rc && text &&
            !strncmp(text, "# lost 5 samples on cpu 1 at 1.000000\n\n"

@@ -78,7 +78,7 @@ static void sym_ent(struct bb *p, uint64_t addr, const char *name,
 }
 
 enum {
-    UNKNOWN_SEC, UNKNOWN_KEY, AFTER_END, BAD_CRC, END_8, SYM_COUNT,
+    UNKNOWN_SEC, UNKNOWN_KEY, OLD_KEYS, NEW_KEYS, AFTER_END, BAD_CRC, END_8, SYM_COUNT,
     CPU_ESIZE0, CPU_BIGGER, CPU_MISMATCH, CPU_OLD, CPU_NOW, META_TWICE,
     META_LONG,
     META_KIND, META_RANGE, META_PAST, SYM_NUL, SYM_PAST, SYM_EXTRA,
@@ -95,6 +95,15 @@ static void build_meta(int id, struct bb *f, struct bb *p)
     case UNKNOWN_KEY:
         meta_ent(p, "from_the_future", 1, 7, NULL);
         meta_ent(p, "hostname", 2, 0, "h");
+        break;
+    case OLD_KEYS:
+    case NEW_KEYS:
+        meta_ent(p, id == OLD_KEYS ? "tsc_khz" : "timestamp_khz", 1, 3000,
+                 NULL);
+        meta_ent(p, id == OLD_KEYS ? "start_tsc" : "start_timestamp", 1, 5,
+                 NULL);
+        meta_ent(p, id == OLD_KEYS ? "stop_tsc" : "stop_timestamp", 1, 9,
+                 NULL);
         break;
     case META_LONG:
         meta_ent(p, "hostname", 2, 0, "0123456789012345678901234567890123"
@@ -207,6 +216,10 @@ static const struct crafted {
 } cases[] = {
     { UNKNOWN_SEC, build_other, "an unknown section is skipped", 0, NULL },
     { UNKNOWN_KEY, build_meta, "an unknown META key is skipped", 0, NULL },
+    { OLD_KEYS, build_meta, "META keys of older files: tsc_khz, start_tsc, "
+      "stop_tsc", 0, NULL },
+    { NEW_KEYS, build_meta, "META keys timestamp_khz, start_timestamp, "
+      "stop_timestamp", 0, NULL },
     { AFTER_END, build_other, "data after END", -EBADMSG,
       "offset 36: data after" },
     { BAD_CRC, build_other, "a wrong checksum", -EBADMSG,
@@ -274,7 +287,10 @@ static void build(const struct crafted *c, struct bb *f)
 static bool good(int id, const struct xenprof_data *d)
 {
     if ( id == UNKNOWN_KEY )
-        return !strcmp(d->meta.hostname, "h") && !d->meta.tsc_khz;
+        return !strcmp(d->meta.hostname, "h") && !d->meta.timestamp_khz;
+    if ( id == OLD_KEYS || id == NEW_KEYS )
+        return d->meta.timestamp_khz == 3000 &&
+               d->meta.start_timestamp == 5 && d->meta.stop_timestamp == 9;
     if ( id == CPU_BIGGER )
         return d->nr_cpus == 1 && d->cpus[0].cpu == 3;
     if ( id == CPU_OLD || id == CPU_NOW )

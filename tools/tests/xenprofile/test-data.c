@@ -23,7 +23,7 @@ static void sample_meta(struct xenprof_meta *m)
     fill_str(m->xen_version, sizeof(m->xen_version), "4.17.5");
     memset(m->build_id, 'b', sizeof(m->build_id) - 1);   /* longest */
     fill_str(m->hostname, sizeof(m->hostname), "host-\x01\xff;x y");
-    m->tsc_khz = 2899998;
+    m->timestamp_khz = 2899998;
     m->nr_host_cpus = 64;
     m->source = XENPROF_SOURCE_PMU;
     fill_str(m->source_reason, sizeof(m->source_reason),
@@ -33,8 +33,8 @@ static void sample_meta(struct xenprof_meta *m)
     m->period = 0xfedcba9876543210ULL;
     m->start_time_ns = 1700000000123456789ULL;
     m->stop_time_ns = 1700000009123456789ULL;
-    m->start_tsc = 0x1111111111111111ULL;
-    m->stop_tsc = 0xffffffffffffffffULL;
+    m->start_timestamp = 0x1111111111111111ULL;
+    m->stop_timestamp = 0xffffffffffffffffULL;
 }
 
 struct xenprof_data *sample_profile(void)
@@ -95,7 +95,7 @@ static bool same_meta(const struct xenprof_meta *a,
     DIFF(strcmp(a->xen_version, b->xen_version), "xen_version");
     DIFF(strcmp(a->build_id, b->build_id), "build_id");
     DIFF(strcmp(a->hostname, b->hostname), "hostname");
-    DIFF(a->tsc_khz != b->tsc_khz, "tsc_khz");
+    DIFF(a->timestamp_khz != b->timestamp_khz, "timestamp_khz");
     DIFF(a->nr_host_cpus != b->nr_host_cpus, "nr_host_cpus");
     DIFF(a->source != b->source, "source");
     DIFF(strcmp(a->source_reason, b->source_reason), "source_reason");
@@ -104,8 +104,8 @@ static bool same_meta(const struct xenprof_meta *a,
     DIFF(a->period != b->period, "period");
     DIFF(a->start_time_ns != b->start_time_ns, "start_time_ns");
     DIFF(a->stop_time_ns != b->stop_time_ns, "stop_time_ns");
-    DIFF(a->start_tsc != b->start_tsc, "start_tsc");
-    DIFF(a->stop_tsc != b->stop_tsc, "stop_tsc");
+    DIFF(a->start_timestamp != b->start_timestamp, "start_timestamp");
+    DIFF(a->stop_timestamp != b->stop_timestamp, "stop_timestamp");
     return true;
 }
 
@@ -169,6 +169,8 @@ static void round_trip(void)
 {
     struct xenprof_data *d = sample_profile(), *r = NULL;
     char path[TPATH], why[128] = "", err[256] = "";
+    uint8_t *buf = NULL;
+    size_t len = 0;
     int rc;
 
     tmp_path(path, "rt.data");
@@ -179,6 +181,11 @@ static void round_trip(void)
     tap_ok(!rc && r && same_data(d, r, why),
            "file: round trip of meta, cpus, symbols, domains, records "
            "(rc %d, differs in %s)", rc, why);
+    tap_ok(!file_load(path, &buf, &len) &&
+           memmem(buf, len, "start_timestamp", 15) &&
+           !memmem(buf, len, "tsc_khz", 7),
+           "file: META names the timestamps so, not the older tsc keys");
+    free(buf);
     tap_ok(r && r->nr_doms == 2 && !memcmp(r->doms[0].uuid + 14,
                                            "\x0f\x10", 2) &&
            r->syms && r->syms[2].type == 'D' && !r->syms[2].name[0],

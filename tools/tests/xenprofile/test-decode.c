@@ -16,7 +16,7 @@ static void valid_one_frame(void)
     static const uint64_t ip[] = { 0xffff82d040201234ULL };
     const struct trec r = {
         .flags = XENPROF_F_HVM, .mode = XENPROF_MODE_GUEST_KERNEL,
-        .domid = 3, .vcpu = 2, .cpu = 7, .tsc = 0x0123456789abcdefULL,
+        .domid = 3, .vcpu = 2, .cpu = 7, .timestamp = 0x0123456789abcdefULL,
         .nr = 1, .ip = ip,
     };
     uint8_t buf[64];
@@ -27,7 +27,8 @@ static void valid_one_frame(void)
 
     tap_ok(rc == 1 && off == 32 && len == 32,
            "decode: a 1-frame record decodes (rc %d, off %zu)", rc, off);
-    tap_ok(s.tsc == r.tsc && s.cpu == 7 && s.domid == 3 && s.vcpu == 2 &&
+    tap_ok(s.timestamp == r.timestamp && s.cpu == 7 && s.domid == 3 &&
+           s.vcpu == 2 &&
            s.mode == XENPROF_MODE_GUEST_KERNEL &&
            s.flags == XENPROF_F_HVM && s.nr_frames == 1,
            "decode: every header field of a 1-frame record");

@@ -114,7 +114,7 @@ static int add(struct xenprof_data *d, unsigned int times, uint8_t mode,
 
     for ( i = 0; i < times && !rc; i++ )
     {
-        r.tsc = i;
+        r.timestamp = i;
         rc = xenprof_data_add_records(d, rec, rec_put(rec, &r));
     }
     return rc;

@@ -270,7 +270,7 @@ static void strings(void)
     run_free(&r);
     a[2] = tmp_path(dpath, "sample.data");
     if ( d )
-        d->meta.tsc_khz = 0;
+        d->meta.timestamp_khz = 0;
     if ( !d || xenprof_data_write(d, dpath, NULL, 0) )
         tap_diag("cannot write %s", dpath);
     run_report(&r, a);

@@ -14,7 +14,7 @@
 #include "test-report.h"
 #include "../../libs/profile/calltree.h"
 
-#define START_TSC 1000000ULL        /* tsc_khz 1000: 1 tick = 1 us */
+#define START_TSC 1000000ULL        /* timestamp_khz 1000: 1 tick = 1 us */
 
 /* main_loop 0x1000, do_work 0x1100, helper (static) 0x1200, leaf 0x1300 */
 static const struct tsample rsamples[] = {
@@ -32,7 +32,7 @@ static void report_meta(struct xenprof_meta *m)
     strcpy(m->xen_version, "4.17.5");
     strcpy(m->build_id, "0123abcd");
     strcpy(m->hostname, "xenhost");
-    m->tsc_khz = 1000;
+    m->timestamp_khz = 1000;
     m->nr_host_cpus = 8;
     m->source = XENPROF_SOURCE_TIMER;
     strcpy(m->source_reason, "no PMU source in this build");
@@ -41,8 +41,8 @@ static void report_meta(struct xenprof_meta *m)
     m->period = 10309278;
     m->start_time_ns = 1700000000000000000ULL;
     m->stop_time_ns = 1700000004000000000ULL;
-    m->start_tsc = START_TSC;
-    m->stop_tsc = START_TSC + 4000000;
+    m->start_timestamp = START_TSC;
+    m->stop_timestamp = START_TSC + 4000000;
 }
 
 /* The hand-built profile; NULL when out of memory. */

@@ -226,13 +226,13 @@ static void parser_many(void)
 }
 
 static void sample_at(struct xenprof_sample *s, uint32_t cpu, uint32_t dom,
-                      uint8_t mode, uint64_t tsc)
+                      uint8_t mode, uint64_t timestamp)
 {
     memset(s, 0, sizeof(*s));
     s->cpu = cpu;
     s->domid = dom;
     s->mode = mode;
-    s->tsc = tsc;
+    s->timestamp = timestamp;
 }
 
 /*
@@ -249,8 +249,8 @@ static struct xenprof_data *filter_profile(struct xenprof_sample *s)
         tap_ok(false, "filter: out of memory");
         return NULL;
     }
-    d->meta.start_tsc = 1000;
-    d->meta.tsc_khz = 2000;
+    d->meta.start_timestamp = 1000;
+    d->meta.timestamp_khz = 2000;
     sample_at(s, 1, 3, XENPROF_MODE_XEN, 5000);
     return d;
 }
@@ -308,18 +308,18 @@ static void filter_time(void)
         return;
     f.time_from_ns = 1000;
     f.time_to_ns = 3000;
-    s.tsc = 1000 + 2;                           /* 1000 ns */
+    s.timestamp = 1000 + 2;                           /* 1000 ns */
     ok = xenprof_filter_match(d, &f, &s);
-    s.tsc = 1000 + 1;                           /* 500 ns */
+    s.timestamp = 1000 + 1;                           /* 500 ns */
     ok = ok && !xenprof_filter_match(d, &f, &s);
-    s.tsc = 1000 + 5;                           /* 2500 ns */
+    s.timestamp = 1000 + 5;                           /* 2500 ns */
     ok = ok && xenprof_filter_match(d, &f, &s);
-    s.tsc = 1000 + 6;                           /* 3000 ns: excluded */
+    s.timestamp = 1000 + 6;                           /* 3000 ns: excluded */
     ok = ok && !xenprof_filter_match(d, &f, &s);
-    s.tsc = 10;                                 /* before start: 0 ns */
+    s.timestamp = 10;                                 /* before start: 0 ns */
     f.time_from_ns = 0;
     ok = ok && xenprof_filter_match(d, &f, &s);
-    d->meta.tsc_khz = 0;
+    d->meta.timestamp_khz = 0;
     ok = ok && !xenprof_filter_match(d, &f, &s);
     tap_ok(ok, "filter: time window [from, to) from the TSC; none "
            "without a TSC frequency");
@@ -334,16 +334,16 @@ static struct xenprof_data *profile(void)
     static const uint64_t st3[] = { 0x1010 };
     static const uint64_t gip[] = { 0xffffffff81000000ULL };
     static const struct trec recs[] = {
-        { .cpu = 0, .domid = 0, .tsc = 100, .nr = 3, .ip = st1 },
-        { .cpu = 0, .domid = 0, .tsc = 110, .nr = 3, .ip = st1 },
-        { .cpu = 1, .domid = 1, .tsc = 120, .nr = 2, .ip = st2 },
-        { .cpu = 1, .domid = 1, .tsc = 130, .nr = 3, .ip = st1,
+        { .cpu = 0, .domid = 0, .timestamp = 100, .nr = 3, .ip = st1 },
+        { .cpu = 0, .domid = 0, .timestamp = 110, .nr = 3, .ip = st1 },
+        { .cpu = 1, .domid = 1, .timestamp = 120, .nr = 2, .ip = st2 },
+        { .cpu = 1, .domid = 1, .timestamp = 130, .nr = 3, .ip = st1,
           .flags = XENPROF_F_TRUNCATED },
-        { .cpu = 2, .domid = 1, .tsc = 140, .nr = 1, .ip = gip,
+        { .cpu = 2, .domid = 1, .timestamp = 140, .nr = 1, .ip = gip,
           .mode = XENPROF_MODE_GUEST_KERNEL },
-        { .cpu = 3, .domid = 2, .vcpu = 1, .tsc = 150, .nr = 1, .ip = gip,
+        { .cpu = 3, .domid = 2, .vcpu = 1, .timestamp = 150, .nr = 1, .ip = gip,
           .mode = XENPROF_MODE_GUEST_USER },
-        { .cpu = 3, .domid = XENPROF_DOMID_IDLE, .tsc = 160, .nr = 1,
+        { .cpu = 3, .domid = XENPROF_DOMID_IDLE, .timestamp = 160, .nr = 1,
           .ip = st3, .flags = XENPROF_F_IDLE },
     };
     struct xenprof_data *d = xenprof_data_new();
@@ -365,8 +365,8 @@ static struct xenprof_data *profile(void)
     }
     if ( d )
     {
-        d->meta.start_tsc = 100;
-        d->meta.tsc_khz = 1000000;              /* 1 tick per ns */
+        d->meta.start_timestamp = 100;
+        d->meta.timestamp_khz = 1000000;              /* 1 tick per ns */
     }
     return d;
 }

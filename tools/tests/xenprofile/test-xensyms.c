@@ -58,7 +58,7 @@ int xsyms_data_file(char *path, const char *name, const char *id,
         t.ip = s[i].ip;
         for ( t.nr = 0; t.nr < 8 && s[i].ip[t.nr]; t.nr++ )
             continue;
-        t.tsc = 1000 * i;
+        t.timestamp = 1000 * i;
         rc = xenprof_data_add_records(d, rec, rec_put(rec, &t));
     }
     rc = rc ?: xenprof_data_add_symbol(d, CRAFT_TEXT, 'T', "emb_fn");

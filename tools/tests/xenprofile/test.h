@@ -18,7 +18,7 @@
 struct trec {
     uint8_t type, flags, mode;
     uint16_t domid, vcpu, cpu;
-    uint64_t tsc;
+    uint64_t timestamp;
     unsigned int nr;                /* frames */
     const uint64_t *ip;             /* nr frames; NULL: 0x1000 + 8 * i */
 };
@@ -58,7 +58,7 @@ bool same_data(const struct xenprof_data *a, const struct xenprof_data *b,
 
 /*
  * A sample of a hand-built profile, repeated `times` (test-folded.c,
- * test-report.c): ip[] innermost first, 0 ends it; taken ms after tsc.
+ * test-report.c): ip[] innermost first, 0 ends it; taken ms after timestamp.
  */
 struct tsample {
     unsigned int times;
@@ -67,9 +67,9 @@ struct tsample {
     uint64_t ip[4];
     unsigned int ms;
 };
-/* Add s's records to d, at tsc + ms * 1000 + i; 0 or -errno. */
+/* Add s's records to d, at timestamp + ms * 1000 + i; 0 or -errno. */
 int add_tsample(struct xenprof_data *d, const struct tsample *s,
-                uint64_t tsc);
+                uint64_t timestamp);
 
 /* Add the symbols of nm(1)-like lines "addr type name" to d; 0 or -errno. */
 int add_nm(struct xenprof_data *d, const char *nm);
