@@ -6,8 +6,10 @@
 # profile-overhead.sh (as the toolstack installs it) with 8 pCPUs, the overhead of profiling
 # on a loop of xen_version hypercalls (off, 97 Hz, 1 kHz, 10 kHz,
 # interleaved rounds) and the latency of `xl profile stop` after 60 s at
-# 997 Hz on every pCPU; then the cost of the sample hook when no session
-# runs, from the disassembly of the timer interrupt.
+# 997 Hz on every pCPU; drain-bench: how long other sysctls wait while the
+# rings are drained at 10 kHz x 127 frames, in reads of 1 MiB, 256 KiB and
+# 64 KiB; then the cost of the sample hook when no session runs, from the
+# disassembly of the timer interrupt.
 # BASE_BUILD: the build folder of the base (its xen, dist; the kernel in
 # KERNEL_DIR).  Environment: ROUNDS, COUNT, STOP_SECONDS as the job's.
 set -euo pipefail
@@ -23,14 +25,23 @@ fi
 jobs=$BASE_BUILD/dist/usr/lib/xen/profile
 cat > "$out/job.sh" <<JOB
 #!/bin/sh
+d=\$(dirname "\$0")
 ROUNDS=${ROUNDS:-9} COUNT=${COUNT:-20000} STOP_SECONDS=${STOP_SECONDS:-60} \\
-    exec sh "\$(dirname "\$0")/profile-overhead.sh" "\$@"
+    sh "\$d/profile-overhead.sh" "\$@"
+rc=\$?
+# Other sysctls while the rings are drained, in reads of 1 MiB (the most
+# one read copies), 256 KiB (xl's) and 64 KiB.
+for kib in 1024 256 64; do
+    "\$d/drain-bench" ${DRAIN_SECONDS:-20} \$kib || rc=1
+done
+exit \$rc
 JOB
 echo "virtual host (QEMU TCG, 8 pCPUs: figures of this machine, not of hardware):"
 rc=0
 BUILD=$BASE_BUILD "$top/test/vhost/vhost.sh" --quiet --smp 8 --mem 3072 \
     --timeout 1500 "$out/vhost" "$out/job.sh" \
-    "$jobs/profile-overhead.sh" "$jobs/tap.sh" "$jobs/hypercall-loop" || rc=$?
+    "$jobs/profile-overhead.sh" "$jobs/tap.sh" "$jobs/hypercall-loop" \
+    "$jobs/drain-bench" || rc=$?
 sed -n '/VHOST: job start/,/VHOST: job end/p' "$out/vhost/console.log" |
     sed -e 's/^\[ *[0-9.]*\] //' -e 's/\r$//' | grep -E '^(# |not ok)' |
     sed 's/^# /  /'
