@@ -32,7 +32,7 @@ rc=\$?
 # Other sysctls while the rings are drained, in reads of 1 MiB (the most
 # one read copies), 256 KiB (xl's) and 64 KiB.
 for kib in 1024 256 64; do
-    "\$d/drain-bench" ${DRAIN_SECONDS:-20} \$kib || rc=1
+    "\$d/drain-bench" ${DRAIN_SECONDS:-40} \$kib 10000 || rc=1
 done
 exit \$rc
 JOB

@@ -4,13 +4,18 @@
  * host.  Every sysctl takes Xen's sysctl_lock, so while one read of
  * XEN_SYSCTL_profile_op copies samples out, any other sysctl (xl info,
  * xl dmesg, every toolstack poll) waits.  One thread drains a running
- * session (timer source, HZ per pCPU, DEPTH frames, every pCPU) in reads
- * of CHUNK KiB; another issues XEN_SYSCTL_physinfo every 200 us and times
- * each call.  Prints, as TAP comments: the drain's throughput and its
- * longest read, and the physinfo calls' median, 99th percentile and
- * longest time.  Run in dom0 as root; TCG figures are relative only.
+ * session (timer source, HZ per pCPU, DEPTH frames, every pCPU, 4 MiB
+ * rings) every INTERVAL ms, each ring to empty in reads of CHUNK KiB;
+ * another issues XEN_SYSCTL_physinfo every 200 us and times each call.
+ * Prints, as TAP comments: the drain's throughput, the time of a full
+ * read (one that copied at least 90 % of CHUNK, or of what Xen copies in
+ * one read if that is less: the time it holds sysctl_lock) as median and
+ * longest, and the physinfo calls' median,
+ * 99th, 99.9th percentile and longest time.  Run in dom0 as root; TCG
+ * figures are relative only.
  *
- *   drain-bench SECONDS CHUNK_KIB [HZ [DEPTH]]   (HZ 10000, DEPTH 127)
+ *   drain-bench SECONDS CHUNK_KIB [INTERVAL_MS [HZ [DEPTH]]]
+ *                                 (INTERVAL_MS 2000, HZ 10000, DEPTH 127)
  *
  * Exit status: 0, 1 when the profiler cannot be started or read (the
  * message says why), 2 on bad arguments.
@@ -32,10 +37,13 @@
 #include <xen/sysctl.h>
 
 #define MAX_WAITS       (1u << 20)
+#define MAX_FULL        (1u << 16)
 
 static volatile bool done;
 static uint64_t waits[MAX_WAITS];       /* ns of each physinfo call */
 static unsigned int nr_waits;
+static uint64_t full[MAX_FULL];         /* ns of each full read */
+static unsigned int nr_full;
 
 static uint64_t now_ns(void)
 {
@@ -111,23 +119,24 @@ static bool number(const char *s, unsigned long min, unsigned long max,
 
 int main(int argc, char **argv)
 {
-    unsigned long secs, kib, hz = 10000, depth = 127;
+    unsigned long secs, kib, interval = 2000, hz = 10000, depth = 127;
     xencall_handle *h;
     struct xen_sysctl *sc;
     uint8_t *buf;
-    uint64_t t, t0, bytes = 0, reads = 0, longest = 0;
+    uint64_t t, t0, bytes = 0, reads = 0, longest = 0, chunk;
     unsigned int cpu, nr_cpus;
     pthread_t thr;
     bool got;
     int e;
 
-    if ( argc < 3 || argc > 5 || !number(argv[1], 1, 3600, &secs) ||
+    if ( argc < 3 || argc > 6 || !number(argv[1], 1, 3600, &secs) ||
          !number(argv[2], 1, 1u << 20, &kib) ||
-         (argc > 3 && !number(argv[3], 1, 100000, &hz)) ||
-         (argc > 4 && !number(argv[4], 1, 255, &depth)) )
+         (argc > 3 && !number(argv[3], 0, 60000, &interval)) ||
+         (argc > 4 && !number(argv[4], 1, 100000, &hz)) ||
+         (argc > 5 && !number(argv[5], 1, 255, &depth)) )
     {
         fprintf(stderr, "usage: drain-bench SECONDS(1-3600) "
-                "CHUNK_KIB(1-1048576) [HZ [DEPTH]]\n");
+                "CHUNK_KIB(1-1048576) [INTERVAL_MS(0-60000) [HZ [DEPTH]]]\n");
         return 2;
     }
     h = xencall_open(NULL, 0);
@@ -157,6 +166,12 @@ int main(int argc, char **argv)
     memset(sc, 0, sizeof(*sc));
     profile(h, sc, XEN_SYSCTL_PROFILE_status);
     nr_cpus = sc->u.profile_op.u.status.nr_cpus;
+    /* What one read copies at most. */
+    chunk = kib << 10;
+    memset(sc, 0, sizeof(*sc));
+    if ( !profile(h, sc, XEN_SYSCTL_PROFILE_limits) &&
+         sc->u.profile_op.u.limits.read_max < chunk )
+        chunk = sc->u.profile_op.u.limits.read_max;
 
     if ( pthread_create(&thr, NULL, waiter, NULL) )
     {
@@ -187,10 +202,18 @@ int main(int argc, char **argv)
             bytes += sc->u.profile_op.u.read.bytes;
             if ( t > longest )
                 longest = t;
-            got |= sc->u.profile_op.u.read.pending_bytes != 0;
+            if ( sc->u.profile_op.u.read.bytes * 10ULL >= chunk * 9 &&
+                 nr_full < MAX_FULL )
+                full[nr_full++] = t;
+            /* This ring to empty, then the next. */
+            if ( sc->u.profile_op.u.read.pending_bytes )
+            {
+                cpu--;
+                got = true;
+            }
         }
         if ( !got )
-            usleep(1000);
+            usleep(interval * 1000);
     }
     t = now_ns() - t0;
     done = true;
@@ -201,13 +224,19 @@ int main(int argc, char **argv)
     profile(h, sc, XEN_SYSCTL_PROFILE_release);
 
     qsort(waits, nr_waits, sizeof(waits[0]), cmp_u64);
-    printf("# drain in %lu KiB reads, %lu Hz x %lu frames on %u pCPUs: "
-           "%.2f MB/s (%" PRIu64 " reads, longest %.0f us)\n",
-           kib, hz, depth, nr_cpus, bytes * 1e3 / t, reads, longest / 1e3);
+    qsort(full, nr_full, sizeof(full[0]), cmp_u64);
+    printf("# drain in %lu KiB reads (Xen copies %" PRIu64 ") every %lu "
+           "ms, %lu Hz x %lu frames on %u pCPUs: %.2f MB/s, %" PRIu64
+           " reads (longest %.0f us); %u full reads: median %.0f us, "
+           "longest %.0f us\n", kib, chunk >> 10, interval, hz, depth,
+           nr_cpus, bytes * 1e3 / t, reads, longest / 1e3, nr_full,
+           nr_full ? full[nr_full / 2] / 1e3 : 0,
+           nr_full ? full[nr_full - 1] / 1e3 : 0);
     if ( nr_waits )
         printf("# physinfo meanwhile: %u calls, median %.0f us, p99 %.0f us,"
-               " longest %.0f us\n", nr_waits, waits[nr_waits / 2] / 1e3,
-               waits[nr_waits * 99 / 100] / 1e3,
+               " p99.9 %.0f us, longest %.0f us\n", nr_waits,
+               waits[nr_waits / 2] / 1e3, waits[nr_waits * 99 / 100] / 1e3,
+               waits[nr_waits * 999 / 1000] / 1e3,
                waits[nr_waits - 1] / 1e3);
     return 0;
 }
