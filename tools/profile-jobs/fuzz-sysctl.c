@@ -41,6 +41,7 @@ static struct xen_sysctl *sc;
 static uint8_t *buf;                    /* hypercall buffer, BUF_SIZE */
 static uint8_t *edge;                   /* a page followed by a hole */
 static unsigned int nr_cpus;
+static uint32_t most_read;              /* the largest read's bytes */
 
 /* calls[cmd][errno]; errno 0 is success. */
 static unsigned long calls[NR_CMDS][NR_ERRNOS];
@@ -281,14 +282,64 @@ static int read_ring(unsigned int cpu, bool peek, uint64_t *offset,
 
     memset(&sc->u, 0, sizeof(sc->u));
     r->cpu = cpu;
-    r->size = 65536;
+    r->size = BUF_SIZE;
     r->flags = peek ? XEN_SYSCTL_PROFILE_READ_PEEK : 0;
     r->offset = peek ? *offset : 0;
     set_xen_guest_handle(r->buffer, buf);
     e = op(XEN_SYSCTL_PROFILE_read);
     *offset = r->offset;
     *records = r->records;
+    if ( r->bytes > most_read )
+        most_read = r->bytes;
     return e;
+}
+
+/*
+ * A ring holding more than limits.read_max: a read with a larger buffer
+ * copies at most read_max, and nearly all of it (whole records).  Prints
+ * TAP check t; true if it passed.
+ */
+static bool big_read(unsigned int t)
+{
+    struct xen_sysctl_profile_start *s = &sc->u.profile_op.u.start;
+    uint32_t max, records;
+    uint64_t off = 0, pending = 0;
+    unsigned int i;
+    bool ok;
+
+    memset(&sc->u, 0, sizeof(sc->u));
+    sc->u.profile_op.cmd = XEN_SYSCTL_PROFILE_limits;
+    max = issue() ? 0 : sc->u.profile_op.u.limits.read_max;
+    memset(&sc->u, 0, sizeof(sc->u));
+    s->source = XEN_SYSCTL_PROFILE_SOURCE_TIMER;
+    s->frequency = 10000;
+    s->max_depth = 127;
+    s->ring_kib = 4096;
+    s->cpumap.nr_bits = 1;
+    buf[0] = 1;                                 /* pCPU 0 */
+    set_xen_guest_handle(s->cpumap.bitmap, buf);
+    ok = max && !op(XEN_SYSCTL_PROFILE_start);
+    /* Until pCPU 0's ring holds more than one read copies (30 s at most). */
+    for ( i = 0; ok && i < 300 && pending <= 2ULL * max; i++ )
+    {
+        sleep_us(100000);
+        memset(&sc->u, 0, sizeof(sc->u));
+        sc->u.profile_op.u.status.nr_cpus = 1;
+        set_xen_guest_handle(sc->u.profile_op.u.status.cpus,
+                             (xen_sysctl_profile_cpu_t *)buf);
+        ok = !op(XEN_SYSCTL_PROFILE_status);
+        pending = ((struct xen_sysctl_profile_cpu *)buf)->pending_bytes;
+    }
+    most_read = 0;
+    ok = ok && pending > max && read_ring(0, false, &off, &records) == 0 &&
+         most_read <= max &&
+         most_read + XEN_SYSCTL_PROFILE_MAX_RECORD > max;
+    printf("%s %u - a read of %u KiB from a ring holding %" PRIu64
+           " bytes copies at most limits.read_max, whole records (%u of %u"
+           " bytes)\n", ok ? "ok" : "not ok", t, BUF_SIZE >> 10, pending,
+           most_read, max);
+    reset();
+    return ok;
 }
 
 /* start, consume some, stop, peek at random offsets, release. */
@@ -334,7 +385,7 @@ int main(int argc, char **argv)
     unsigned long i, good = 0, samples = 0;
     uint64_t before, after;
     unsigned int c, e, t = 0;
-    bool ok;
+    bool ok, good_reads;
 
     rng = argc > 3 ? strtoull(argv[3], NULL, 0) | 1 : 1;
     xc = xencall_open(NULL, 0);
@@ -380,6 +431,7 @@ int main(int argc, char **argv)
            ncycles, samples);
     printf("%s %u - samples were read in the cycles\n",
            samples ? "ok" : "not ok", ++t);
+    good_reads = big_read(++t);
 
     /* Freed pages are back at once; allow a moment anyway. */
     for ( i = 0; i < 50 && (after = free_pages()) != before; i++ )
@@ -402,5 +454,6 @@ int main(int argc, char **argv)
         puts(line);
     }
     printf("1..%u\n", t);
-    return !(undocumented == 0 && good == ncycles && samples && ok);
+    return !(undocumented == 0 && good == ncycles && samples && ok &&
+             good_reads);
 }
