@@ -198,8 +198,14 @@ int libxl_profile_get_status(libxl_ctx *ctx, libxl_profile_status *status)
     return rc;
 }
 
-/* Size of one read: many records, and always at least the largest one. */
-#define PROFILE_READ_CHUNK (256 * 1024)
+/*
+ * Size of one read: many records, at least the largest one, and no more
+ * than Xen copies in one call (its limits' read_max, 64 KiB).
+ */
+#define PROFILE_READ_CHUNK (64 * 1024)
+
+/* Size of one symbols buffer: thousands of entries. */
+#define PROFILE_SYMBOLS_CHUNK (256 * 1024)
 
 /*
  * Append all records of cpu's ring to *buf (of *len bytes, malloc'd):
@@ -292,14 +298,14 @@ int libxl_profile_symbols(libxl_ctx *ctx, libxl_profile_symbol **syms,
                           int *nr)
 {
     GC_INIT(ctx);
-    uint8_t *buf = libxl__malloc(gc, PROFILE_READ_CHUNK);
+    uint8_t *buf = libxl__malloc(gc, PROFILE_SYMBOLS_CHUNK);
     uint32_t index = 0, bytes, count;
     int rc;
 
     *syms = NULL;
     *nr = 0;
     for (;;) {
-        if (xc_profile_symbols(ctx->xch, &index, buf, PROFILE_READ_CHUNK,
+        if (xc_profile_symbols(ctx->xch, &index, buf, PROFILE_SYMBOLS_CHUNK,
                                &bytes, &count) < 0) {
             rc = profile_error(gc, "symbols");
             goto out;
