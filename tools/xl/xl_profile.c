@@ -206,6 +206,10 @@ static int check_limits(const char *verb, const libxl_profile_params *p)
 
     if (libxl_profile_get_status(ctx, &st))
         return 0;
+    if (!l->max_depth) {                /* limits unknown */
+        libxl_profile_status_dispose(&st);
+        return 0;
+    }
     if (p->ring_kib &&
         (p->ring_kib < l->ring_kib_min || p->ring_kib > l->ring_kib_max)) {
         fprintf(stderr, "xl profile %s: -b: expected %u to %u KiB per pCPU, "

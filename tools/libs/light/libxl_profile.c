@@ -144,8 +144,9 @@ int libxl_profile_get_status(libxl_ctx *ctx, libxl_profile_status *status)
         cpus = libxl__calloc(gc, n ? n : 1, sizeof(*cpus));
         r = xc_profile_status(ctx->xch, &st, cpus, &n);
     }
-    if (!r)
-        r = xc_profile_limits(ctx->xch, &lim);
+    /* Limits unknown (all 0) if they cannot be had: Xen checks anyway. */
+    if (!r && xc_profile_limits(ctx->xch, &lim))
+        memset(&lim, 0, sizeof(lim));
     if (r < 0) {
         rc = profile_error(gc, "status");
         goto out;
@@ -208,14 +209,16 @@ int libxl_profile_get_status(libxl_ctx *ctx, libxl_profile_status *status)
 #define PROFILE_SYMBOLS_CHUNK (256 * 1024)
 
 /*
- * Append all records of cpu's ring to *buf (of *len bytes, malloc'd):
- * consumed, or with peek only copied.
+ * Append the records of cpu's ring to *buf (of *len bytes, malloc'd):
+ * consumed, or with peek only copied.  A running ring is read up to what
+ * it held at the first read: a producer as fast as the reads must not
+ * keep the drain going.
  */
 static int profile_drain_cpu(libxl__gc *gc, uint32_t cpu, int peek,
                              void **buf, size_t *len)
 {
     uint32_t bytes, records;
-    uint64_t pending, offset = 0;
+    uint64_t pending, offset = 0, left = UINT64_MAX;
     uint32_t flags = peek ? XEN_SYSCTL_PROFILE_READ_PEEK : 0;
     int r;
 
@@ -230,6 +233,11 @@ static int profile_drain_cpu(libxl__gc *gc, uint32_t cpu, int peek,
             return profile_error(gc, "read");
         if (!bytes)
             return 0;
+        if (left == UINT64_MAX)
+            left = bytes + pending;
+        if (left <= bytes)
+            return 0;
+        left -= bytes;
     }
 }
 
