@@ -331,7 +331,7 @@ static int profile_start(struct xen_sysctl_profile_start *op)
     }
 
     rc = start_sampling(&starting.mask, &failed, &op->reason);
-    op->nr_failed = failed;
+    op->nr_failed = rc ? 0 : failed;
     if ( rc )
         abort_start();
     else
@@ -521,6 +521,8 @@ int profile_sysctl(struct xen_sysctl_profile_op *op)
 {
     /* The op must fit in the 128 bytes of struct xen_sysctl's union. */
     BUILD_BUG_ON(sizeof(*op) > sizeof_field(struct xen_sysctl, u.pad));
+    /* A read of read_max bytes always holds the next record. */
+    BUILD_BUG_ON(PROFILE_READ_MAX < XEN_SYSCTL_PROFILE_MAX_RECORD);
 
     if ( op->flags )
         return -EINVAL;
