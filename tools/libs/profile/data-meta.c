@@ -144,21 +144,30 @@ static const char *set_field(struct xenprof_meta *m,
 }
 
 /* Apply one entry (key k of klen bytes) to m; NULL or what is wrong. */
+/* The field of table (n entries) whose key is k (klen bytes), or NULL. */
+static const struct meta_field *find_field(const struct meta_field *table,
+                                           size_t n, const uint8_t *k,
+                                           size_t klen)
+{
+    size_t i;
+
+    for ( i = 0; i < n; i++ )
+        if ( strlen(table[i].key) == klen &&
+             !memcmp(table[i].key, k, klen) )
+            return &table[i];
+    return NULL;
+}
+
 static const char *apply(struct xenprof_meta *m, const uint8_t *k,
                          size_t klen, unsigned int kind, const uint8_t *v,
                          size_t vlen)
 {
-    size_t i;
+    const struct meta_field *f = find_field(fields, NR_FIELDS, k, klen);
 
-    for ( i = 0; i < NR_FIELDS; i++ )
-        if ( strlen(fields[i].key) == klen &&
-             !memcmp(fields[i].key, k, klen) )
-            return set_field(m, &fields[i], kind, v, vlen);
-    for ( i = 0; i < NR_OLD_FIELDS; i++ )
-        if ( strlen(old_fields[i].key) == klen &&
-             !memcmp(old_fields[i].key, k, klen) )
-            return set_field(m, &old_fields[i], kind, v, vlen);
-    return NULL;                        /* unknown key: skipped */
+    if ( !f )
+        f = find_field(old_fields, NR_OLD_FIELDS, k, klen);
+    /* An unknown key is skipped. */
+    return f ? set_field(m, f, kind, v, vlen) : NULL;
 }
 
 int xenprof_priv_meta_decode(const uint8_t *p, size_t len, size_t base,
