@@ -202,6 +202,7 @@ static int check_limits(const char *verb, const libxl_profile_params *p)
 {
     libxl_profile_status st;
     const libxl_profile_limits *l = &st.limits;
+    unsigned int hz_max;
     int rc = 0;
 
     if (libxl_profile_get_status(ctx, &st))
@@ -210,6 +211,9 @@ static int check_limits(const char *verb, const libxl_profile_params *p)
         libxl_profile_status_dispose(&st);
         return 0;
     }
+    /* The named source's highest frequency; AUTO's is Xen's to check. */
+    hz_max = p->source == LIBXL_PROFILE_SOURCE_TIMER ? l->timer_hz_max :
+             p->source == LIBXL_PROFILE_SOURCE_PMU ? l->pmu_hz_max : 0;
     if (p->ring_kib &&
         (p->ring_kib < l->ring_kib_min || p->ring_kib > l->ring_kib_max)) {
         fprintf(stderr, "xl profile %s: -b: expected %u to %u KiB per pCPU, "
@@ -220,17 +224,11 @@ static int check_limits(const char *verb, const libxl_profile_params *p)
         fprintf(stderr, "xl profile %s: -g: expected at most %u frames, "
                 "got %u\n", verb, l->max_depth, p->max_depth);
         rc = -1;
-    } else if (p->source == LIBXL_PROFILE_SOURCE_TIMER &&
-               p->frequency > l->timer_hz_max) {
-        fprintf(stderr, "xl profile %s: -F: the timer samples at most %u "
-                "times a second, got %u\n", verb, l->timer_hz_max,
-                p->frequency);
-        rc = -1;
-    } else if (p->source == LIBXL_PROFILE_SOURCE_PMU &&
-               p->frequency > l->pmu_hz_max) {
-        fprintf(stderr, "xl profile %s: -F: the PMU samples at most %u "
-                "times a second, got %u\n", verb, l->pmu_hz_max,
-                p->frequency);
+    } else if (hz_max && p->frequency > hz_max) {
+        fprintf(stderr, "xl profile %s: -F: the %s samples at most %u "
+                "times a second, got %u\n", verb,
+                p->source == LIBXL_PROFILE_SOURCE_TIMER ? "timer" : "PMU",
+                hz_max, p->frequency);
         rc = -1;
     } else if (p->source == LIBXL_PROFILE_SOURCE_TIMER && p->period &&
                (p->period < l->timer_period_min ||
