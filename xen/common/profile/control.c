@@ -47,6 +47,12 @@ static uint64_t start_stamp, stop_stamp;   /* get_cycles() */
  */
 #define PROFILE_READ_MAX (64u << 10)
 
+/* The order of the pages of a ring of kib KiB. */
+static unsigned int ring_order(unsigned int kib)
+{
+    return get_order_from_bytes((unsigned long)kib << 10);
+}
+
 static void free_ring(struct profile_cpu *pc)
 {
     if ( pc->ring.buf )
@@ -60,7 +66,7 @@ static void free_ring(struct profile_cpu *pc)
 static int alloc_ring(unsigned int cpu, unsigned int kib)
 {
     struct profile_cpu *pc = &profile_cpus[cpu];
-    unsigned int order = get_order_from_bytes((unsigned long)kib << 10);
+    unsigned int order = ring_order(kib);
     void *buf = alloc_xenheap_pages(order, MEMF_node(cpu_to_node(cpu)));
 
     pc->scratch = xmalloc_bytes(XEN_SYSCTL_PROFILE_MAX_RECORD);
@@ -176,7 +182,7 @@ static unsigned long cap_pages(void)
 /* The KiB a ring of kib takes: a power of two of pages. */
 static unsigned int ring_kib_allocated(unsigned int kib)
 {
-    return (PAGE_SIZE >> 10) << get_order_from_bytes((unsigned long)kib << 10);
+    return (PAGE_SIZE >> 10) << ring_order(kib);
 }
 
 /* Are the rings of n pCPUs of kib each within the cap? */
