@@ -205,7 +205,7 @@ void test_pmu(void)
     rc = src->check(&cfg, &reason);
     tap_ok(!rc, "pmu: an instructions session can run here (%d)", rc);
     for ( cpu = 0; !rc && cpu < SIM_NR_CPUS; cpu++ )
-        rc = src->start(&cfg, cpu);
+        rc = src->start(&cfg, cpu, &reason);
     tap_ok(!rc, "pmu: started on both pCPUs (%d)", rc);
     pmcr = pmu[0].pmcr;
     tap_ok((pmcr & (PMCR_E | PMCR_LC)) == (PMCR_E | PMCR_LC) &&
@@ -231,9 +231,9 @@ void test_pmu(void)
     pmu[1].pmceid0 = 0;
     rc = src->check(&cfg, &reason);
     if ( !rc )
-        rc = src->start(&cfg, 0);
+        rc = src->start(&cfg, 0, &reason);
     tap_ok(!rc, "pmu: a second session starts on pCPU 0 (%d)", rc);
-    rc = src->start(&cfg, 1);
+    rc = src->start(&cfg, 1, &reason);
     tap_ok(rc == -EOPNOTSUPP && !desc[1].enabled,
            "pmu: pCPU 1 cannot count the event: its start fails (%d) and "
            "its PPI stays masked", rc);
@@ -247,13 +247,20 @@ void test_pmu(void)
     pmu[1].pmceid0 = 0;
     rc = src->check(&cfg, &reason);
     if ( !rc )
-        rc = src->start(&cfg, 0);
-    rc = rc ?: (src->start(&cfg, 1) == -EOPNOTSUPP ? 0 : -1);
+        rc = src->start(&cfg, 0, &reason);
+    rc = rc ?: (src->start(&cfg, 1, &reason) == -EOPNOTSUPP ? 0 : -1);
     tap_ok(!rc && desc[0].enabled && !desc[1].enabled,
            "pmu: a pCPU whose first start fails is left masked too");
     src->stop(0);
     tap_ok(masked_everywhere() && acquire_pmu_ownership(PMU_OWNER_HVM),
            "pmu: stopped: masked everywhere, the PMU free for vpmu");
+    /* A vPMU domain took the PMU after the check: start says so. */
+    reason = XEN_SYSCTL_PROFILE_REASON_NONE;
+    rc = src->start(&cfg, 0, &reason);
+    tap_ok(rc == -EBUSY && reason == XEN_SYSCTL_PROFILE_REASON_VPMU &&
+           masked_everywhere(),
+           "pmu: the PMU taken by vPMU since the check: start fails, "
+           "-EBUSY (%d), VPMU (%u)", rc, reason);
     release_pmu_ownership(PMU_OWNER_HVM);
 
     /*
@@ -265,7 +272,7 @@ void test_pmu(void)
     cfg.period = 10000;
     rc = src->check(&cfg, &reason);
     if ( !rc )
-        rc = src->start(&cfg, 0);
+        rc = src->start(&cfg, 0, &reason);
     for ( i = 0; !rc && i < 20; i++ )
         overflow((uint32_t)-pmu[0].pmevcntr0 / 5);
     tap_ok(!rc && throttled >= 3 && throttled <= 6 &&

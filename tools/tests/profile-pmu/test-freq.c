@@ -190,7 +190,7 @@ static void freq_source(void)
         cfg = test_cfg(freqs[i].event, 0, freqs[i].f);
         rc = src->check(&cfg, &reason);
         if ( !rc )
-            rc = src->start(&cfg, 0);
+            rc = src->start(&cfg, 0, &reason);
         if ( !tap_ok(!rc, "freq %s, event %u, %u Hz: started",
                      freqs[i].m->name, freqs[i].event, freqs[i].f) )
             continue;
@@ -232,7 +232,7 @@ static void freq_rare_event(void)
 
     test_setup(&m_intel_v3_fw, 1, 3000000);
     cfg = test_cfg(XEN_SYSCTL_PROFILE_EVENT_LLC_MISSES, 0, 1000);
-    if ( src->check(&cfg, &reason) || src->start(&cfg, 0) )
+    if ( src->check(&cfg, &reason) || src->start(&cfg, 0, &reason) )
         return;
     /* 1000 LLC misses per million cycles: 3 million a second. */
     for ( s = 0; s < 60; s++ )

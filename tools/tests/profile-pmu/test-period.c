@@ -82,7 +82,7 @@ static bool start0(unsigned int event, uint64_t period)
 
     rc = src->check(&cfg, &reason);
     if ( !rc )
-        rc = src->start(&cfg, 0);
+        rc = src->start(&cfg, 0, &reason);
     if ( rc )
     {
         tap_diag("check/start: %d, reason %u", rc, reason);

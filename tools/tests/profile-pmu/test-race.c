@@ -23,7 +23,7 @@ static bool start(unsigned int cpu, unsigned int event, uint64_t period,
     struct profile_config cfg = test_cfg(event, period, freq);
     unsigned int reason;
 
-    return !src->check(&cfg, &reason) && !src->start(&cfg, cpu);
+    return !src->check(&cfg, &reason) && !src->start(&cfg, cpu, &reason);
 }
 
 /* Stop after every number of cycles across one period. */
@@ -200,7 +200,7 @@ static void start_window(const struct sim_model *m)
     watchdog_force = true;
     rc = src->check(&cfg, &reason);
     sim_cpu(0)->msr_cost = 12000;
-    rc = rc ?: src->start(&cfg, 0);
+    rc = rc ?: src->start(&cfg, 0, &reason);
     sim_run(100000, 100000, 100000, 0, 0);
     tap_ok(!rc && !xen_stats[0].unknown && xen_stats[0].samples,
            "start %s, MSR accesses as long as the period: the first "

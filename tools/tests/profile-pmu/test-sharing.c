@@ -80,7 +80,7 @@ static void callbacks(const struct sim_model *m, bool watchdog)
     sim_set_cpu(0);
     rc = src->check(&cfg, &reason);
     for ( cpu = 0; !rc && cpu < SIM_NR_CPUS; cpu++ )
-        rc = src->start(&cfg, cpu);
+        rc = src->start(&cfg, cpu, &reason);
     if ( !tap_ok(!rc, "sharing %s%s: started on %u pCPUs", m->name, wd,
                  SIM_NR_CPUS) )
         return;
@@ -185,7 +185,7 @@ static void late_pmi(const struct sim_model *m)
     int rc;
 
     test_setup(m, 1, KHZ);
-    rc = src->check(&cfg, &reason) ?: src->start(&cfg, 0);
+    rc = src->check(&cfg, &reason) ?: src->start(&cfg, 0, &reason);
     if ( !tap_ok(!rc, "late PMI %s: started", m->name) )
         return;
     run_all(1, 1);
@@ -225,7 +225,7 @@ static void late_foreign(const struct sim_model *m, uint64_t after_ms,
     int rc;
 
     test_setup(m, 1, KHZ);
-    rc = src->check(&cfg, &reason) ?: src->start(&cfg, 0);
+    rc = src->check(&cfg, &reason) ?: src->start(&cfg, 0, &reason);
     if ( !tap_ok(!rc, "late foreign %s: started", m->name) )
         return;
     run_all(1, 1);
@@ -256,8 +256,8 @@ static void vpmu(void)
     int rc;
 
     test_setup(&m_intel_v3_fw, 2, KHZ);
-    rc = src->check(&cfg, &reason) ?: src->start(&cfg, 0) ?:
-         src->start(&cfg, 1);
+    rc = src->check(&cfg, &reason) ?: src->start(&cfg, 0, &reason) ?:
+         src->start(&cfg, 1, &reason);
     if ( !tap_ok(!rc, "vpmu: session started") )
         return;
     rc = xen_vpmu_mode_set(XENPMU_MODE_SELF);
@@ -281,10 +281,12 @@ static void vpmu(void)
     /* mode_set has written the mode, but not checked the owner yet. */
     rc = src->check(&cfg, &reason);
     vpmu_mode = XENPMU_MODE_SELF;
-    rc = rc ?: src->start(&cfg, 0);
-    tap_ok(rc == -EBUSY && test_pmu_free() && !glue_nr_started(),
+    reason = XEN_SYSCTL_PROFILE_REASON_NONE;
+    rc = rc ?: src->start(&cfg, 0, &reason);
+    tap_ok(rc == -EBUSY && reason == XEN_SYSCTL_PROFILE_REASON_VPMU &&
+           test_pmu_free() && !glue_nr_started(),
            "vpmu: mode set between check and start: start sees it, -EBUSY "
-           "(%d), PMU free", rc);
+           "(%d), VPMU (%u), PMU free", rc, reason);
     vpmu_mode = XENPMU_MODE_OFF;
 }
 
@@ -305,7 +307,7 @@ static void failing_wrmsr(const struct sim_model *m)
     sim_cpu(1)->wrmsr_fail = glue_counter()->wr_msr;
     n = sim_snapshot(1, before);
     for ( cpu = 0; cpu < SIM_NR_CPUS; cpu++ )
-        rcs[cpu] = src->start(&cfg, cpu);
+        rcs[cpu] = src->start(&cfg, cpu, &reason);
     sim_snapshot(1, now);
     tap_ok(rcs[1] == -EIO && !rcs[0] && !rcs[2] && !rcs[3] &&
            glue_nr_started() == SIM_NR_CPUS - 1,
@@ -352,14 +354,17 @@ static void livepatch(const struct sim_model *m)
            glue_probe_result() == 1 && test_pmu_free(),
            "livepatch %s: meanwhile the probe is refused (%d, reason %u), "
            "its verdict still to come, the PMU free", m->name, rc, reason);
-    rc = src->start(&cfg, 0);
-    tap_ok(rc == -EBUSY && test_pmu_free() && !glue_nr_started(),
-           "livepatch %s: ... and so is a start (%d)", m->name, rc);
+    reason = XEN_SYSCTL_PROFILE_REASON_NONE;
+    rc = src->start(&cfg, 0, &reason);
+    tap_ok(rc == -EBUSY && reason == XEN_SYSCTL_PROFILE_REASON_PMU_BUSY &&
+           test_pmu_free() && !glue_nr_started(),
+           "livepatch %s: ... and so is a start (%d, reason %u)", m->name,
+           rc, reason);
     profile_nmi_unblock();
 
     rc = src->check(&cfg, &reason);
     for ( cpu = 0; !rc && cpu < SIM_NR_CPUS; cpu++ )
-        rc = src->start(&cfg, cpu);
+        rc = src->start(&cfg, cpu, &reason);
     tap_ok(!rc && glue_probe_result() == 0,
            "livepatch %s: after it, the probe passes and a session starts "
            "(%d)", m->name, rc);

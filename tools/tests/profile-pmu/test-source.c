@@ -75,7 +75,7 @@ static void refusals(void)
            "source: another NMI callback held: check passes (%d), the slot "
            "is left alone, the probe saw our NMI", rc);
     cfg = test_cfg(XEN_SYSCTL_PROFILE_EVENT_CYCLES, 100000, 0);
-    rc = src->start(&cfg, 0);
+    rc = src->start(&cfg, 0, &reason);
     tap_ok(!rc && xen_nmi_callback() == other_nmi && !test_pmu_free() &&
            glue_nr_started() == 1,
            "source: start with the slot held: started (%d), slot untouched",
@@ -265,7 +265,7 @@ static void lifecycle(unsigned int i, bool watchdog)
     if ( rc )
         return;
     for ( cpu = 0; cpu < SIM_NR_CPUS; cpu++ )
-        rc |= src->start(&cfg, cpu);
+        rc |= src->start(&cfg, cpu, &reason);
     tap_ok(!rc && !xen_nmi_callback() && !test_pmu_free(),
            "lifecycle %s: started on %u pCPUs, NMI callback slot unused, "
            "PMU owned", name, SIM_NR_CPUS);
@@ -294,7 +294,7 @@ static void lifecycle(unsigned int i, bool watchdog)
            xen_stats[3].samples > samples[3] + 100 && !xen_stats[2].unknown,
            "lifecycle %s: pCPU 2 no longer samples, 0, 1 and 3 do", name);
     /* Its offlining failed: back in. */
-    rc = src->start(&cfg, 2);
+    rc = src->start(&cfg, 2, &reason);
     samples[2] = xen_stats[2].samples;
     run_cpus(5);
     tap_ok(!rc && xen_stats[2].samples > samples[2] + 50,

@@ -87,7 +87,7 @@ static void wd_case(unsigned int i)
         /* Re-armed now, the watchdog overflows with our 1000th NMI. */
         if ( wds[i].aligned )
             xen_watchdog_rearm();
-        src->start(&cfg, cpu);
+        src->start(&cfg, cpu, &reason);
     }
     sim_set_cpu(0);
     memcpy(before, xen_stats, sizeof(before));

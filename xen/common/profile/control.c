@@ -108,14 +108,16 @@ static void quiesce_cpu(unsigned int cpu)
     pc->flags &= ~XEN_SYSCTL_PROFILE_CPU_SAMPLED;
 }
 
-static int start_cpu(unsigned int cpu)
+/* 0, or -errno; with -EBUSY, *reason says who holds the PMU. */
+static int start_cpu(unsigned int cpu, unsigned int *reason)
 {
     struct profile_cpu *pc = &profile_cpus[cpu];
     int rc;
 
     write_atomic(&pc->sampling, true);
     pc->flags |= XEN_SYSCTL_PROFILE_CPU_SAMPLED;
-    rc = source->start(&profile_session, cpu);
+    *reason = XEN_SYSCTL_PROFILE_REASON_PMU_BUSY;
+    rc = source->start(&profile_session, cpu, reason);
     if ( rc )
     {
         write_atomic(&pc->sampling, false);
@@ -210,7 +212,7 @@ static void abort_start(void)
 static int start_sampling(const cpumask_t *mask, unsigned int *failed,
                           unsigned int *reason)
 {
-    unsigned int cpu, started = 0, why = XEN_SYSCTL_PROFILE_REASON_NONE;
+    unsigned int cpu, started = 0, why, first_why = 0;
     int rc, first_rc = 0;
 
     arch_profile_prepare();
@@ -228,7 +230,7 @@ static int start_sampling(const cpumask_t *mask, unsigned int *failed,
         bool ready = (profile_cpus[cpu].flags & XEN_SYSCTL_PROFILE_CPU_RING) &&
                      profile_cpus[cpu].scratch;
 
-        rc = ready ? start_cpu(cpu) : -EIO;
+        rc = ready ? start_cpu(cpu, &why) : -EIO;
         if ( !rc )
         {
             started++;
@@ -237,7 +239,10 @@ static int start_sampling(const cpumask_t *mask, unsigned int *failed,
         profile_cpus[cpu].flags |= XEN_SYSCTL_PROFILE_CPU_FAILED;
         (*failed)++;
         if ( ready && !first_rc )
+        {
             first_rc = rc;
+            first_why = why;
+        }
     }
     if ( started )
         return 0;
@@ -248,9 +253,7 @@ static int start_sampling(const cpumask_t *mask, unsigned int *failed,
         return -EIO;
 
     /* The PMU was taken since the check: by vPMU, or another owner. */
-    *reason = source->check(&profile_session, &why) &&
-              why == XEN_SYSCTL_PROFILE_REASON_VPMU
-              ? why : XEN_SYSCTL_PROFILE_REASON_PMU_BUSY;
+    *reason = first_why;
 
     return -EBUSY;
 }
@@ -569,6 +572,7 @@ static int cf_check cpu_callback(struct notifier_block *nfb,
                                  unsigned long action, void *hcpu)
 {
     unsigned int cpu = (unsigned long)hcpu;
+    unsigned int why;
     struct profile_cpu *pc;
 
     if ( state != XEN_SYSCTL_PROFILE_STATE_RUNNING )
@@ -586,7 +590,8 @@ static int cf_check cpu_callback(struct notifier_block *nfb,
         break;
 
     case CPU_DOWN_FAILED:
-        if ( (pc->flags & XEN_SYSCTL_PROFILE_CPU_OFFLINED) && !start_cpu(cpu) )
+        if ( (pc->flags & XEN_SYSCTL_PROFILE_CPU_OFFLINED) &&
+             !start_cpu(cpu, &why) )
             pc->flags &= ~XEN_SYSCTL_PROFILE_CPU_OFFLINED;
         break;
 

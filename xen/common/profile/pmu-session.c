@@ -48,14 +48,13 @@ bool profile_pmu_started(void)
 }
 
 int cf_check profile_pmu_start(const struct profile_config *cfg,
-                               unsigned int cpu)
+                               unsigned int cpu, unsigned int *reason)
 {
-    unsigned int reason;
     int rc;
 
     if ( !nr_started )
     {
-        rc = arch_profile_pmu_take(&reason);
+        rc = arch_profile_pmu_take(reason);
         if ( rc )
             return rc;
     }

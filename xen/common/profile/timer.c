@@ -94,7 +94,7 @@ static int cf_check timer_check(const struct profile_config *cfg,
 }
 
 static int cf_check timer_start(const struct profile_config *cfg,
-                                unsigned int cpu)
+                                unsigned int cpu, unsigned int *reason)
 {
     struct profile_cpu *pc = &profile_cpus[cpu];
 

@@ -40,8 +40,12 @@ struct profile_source {
      * XEN_SYSCTL_PROFILE_REASON_*, saying why) / -EINVAL.
      */
     int (*check)(const struct profile_config *cfg, unsigned int *reason);
-    /* Start sampling cpu into its ring.  0 or -errno. */
-    int (*start)(const struct profile_config *cfg, unsigned int cpu);
+    /*
+     * Start sampling cpu into its ring.  0, or -errno; with -EBUSY,
+     * *reason (XEN_SYSCTL_PROFILE_REASON_*) says who holds the PMU.
+     */
+    int (*start)(const struct profile_config *cfg, unsigned int cpu,
+                 unsigned int *reason);
     /*
      * Stop sampling cpu.  A sample may still be in progress on return:
      * the caller waits for it before freeing anything.
@@ -139,7 +143,7 @@ const struct profile_source *arch_profile_pmu_source(void);
  * start and stop are.
  */
 int cf_check profile_pmu_start(const struct profile_config *cfg,
-                               unsigned int cpu);
+                               unsigned int cpu, unsigned int *reason);
 void cf_check profile_pmu_stop(unsigned int cpu);
 /* Has a pCPU been started, and not stopped yet? */
 bool profile_pmu_started(void);
