@@ -200,29 +200,24 @@ static void start_error(const char *verb, int rc,
  */
 static int check_limits(const char *verb, const libxl_profile_params *p)
 {
-    libxl_profile_status st;
-    const libxl_profile_limits *l = &st.limits;
+    libxl_profile_limits l;
     unsigned int hz_max;
     int rc = 0;
 
-    if (libxl_profile_get_status(ctx, &st))
+    if (libxl_profile_get_limits(ctx, &l))
         return 0;
-    if (!l->max_depth) {                /* limits unknown */
-        libxl_profile_status_dispose(&st);
-        return 0;
-    }
     /* The named source's highest frequency; AUTO's is Xen's to check. */
-    hz_max = p->source == LIBXL_PROFILE_SOURCE_TIMER ? l->timer_hz_max :
-             p->source == LIBXL_PROFILE_SOURCE_PMU ? l->pmu_hz_max : 0;
+    hz_max = p->source == LIBXL_PROFILE_SOURCE_TIMER ? l.timer_hz_max :
+             p->source == LIBXL_PROFILE_SOURCE_PMU ? l.pmu_hz_max : 0;
     if (p->ring_kib &&
-        (p->ring_kib < l->ring_kib_min || p->ring_kib > l->ring_kib_max)) {
+        (p->ring_kib < l.ring_kib_min || p->ring_kib > l.ring_kib_max)) {
         fprintf(stderr, "xl profile %s: -b: expected %u to %u KiB per pCPU, "
-                "got %u\n", verb, l->ring_kib_min, l->ring_kib_max,
+                "got %u\n", verb, l.ring_kib_min, l.ring_kib_max,
                 p->ring_kib);
         rc = -1;
-    } else if (p->max_depth > l->max_depth) {
+    } else if (p->max_depth > l.max_depth) {
         fprintf(stderr, "xl profile %s: -g: expected at most %u frames, "
-                "got %u\n", verb, l->max_depth, p->max_depth);
+                "got %u\n", verb, l.max_depth, p->max_depth);
         rc = -1;
     } else if (hz_max && p->frequency > hz_max) {
         fprintf(stderr, "xl profile %s: -F: the %s samples at most %u "
@@ -231,20 +226,20 @@ static int check_limits(const char *verb, const libxl_profile_params *p)
                 hz_max, p->frequency);
         rc = -1;
     } else if (p->source == LIBXL_PROFILE_SOURCE_TIMER && p->period &&
-               (p->period < l->timer_period_min ||
-                p->period > l->timer_period_max)) {
+               (p->period < l.timer_period_min ||
+                p->period > l.timer_period_max)) {
         fprintf(stderr, "xl profile %s: -c: expected %"PRIu64" to %"PRIu64
                 " ns for the timer, got %"PRIu64"\n", verb,
-                l->timer_period_min, l->timer_period_max, p->period);
+                l.timer_period_min, l.timer_period_max, p->period);
         rc = -1;
     } else if (p->source == LIBXL_PROFILE_SOURCE_PMU && p->period &&
-               p->period < l->pmu_period_min) {
+               p->period < l.pmu_period_min) {
         fprintf(stderr, "xl profile %s: -c: expected at least %"PRIu64
                 " events for the PMU, got %"PRIu64"\n", verb,
-                l->pmu_period_min, p->period);
+                l.pmu_period_min, p->period);
         rc = -1;
     }
-    libxl_profile_status_dispose(&st);
+    libxl_profile_limits_dispose(&l);
     return rc;
 }
 

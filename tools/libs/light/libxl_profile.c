@@ -128,11 +128,38 @@ int libxl_profile_release(libxl_ctx *ctx)
     return profile_simple(ctx, 0);
 }
 
+int libxl_profile_get_limits(libxl_ctx *ctx, libxl_profile_limits *limits)
+{
+    GC_INIT(ctx);
+    struct xen_sysctl_profile_limits lim;
+    int rc = 0;
+
+    libxl_profile_limits_init(limits);
+    if (xc_profile_limits(ctx->xch, &lim)) {
+        rc = profile_error(gc, "limits");
+        goto out;
+    }
+    limits->max_depth = lim.max_depth;
+    limits->ring_kib_min = lim.ring_kib_min;
+    limits->ring_kib_max = lim.ring_kib_max;
+    limits->ring_kib_default = lim.ring_kib_default;
+    limits->total_kib_max = lim.total_kib_max;
+    limits->timer_period_min = lim.timer_period_min;
+    limits->timer_period_max = lim.timer_period_max;
+    limits->timer_hz_max = lim.timer_hz_max;
+    limits->pmu_period_min = lim.pmu_period_min;
+    limits->pmu_hz_max = lim.pmu_hz_max;
+    limits->sample_hz_max = lim.sample_hz_max;
+    limits->read_max = lim.read_max;
+ out:
+    GC_FREE;
+    return rc;
+}
+
 int libxl_profile_get_status(libxl_ctx *ctx, libxl_profile_status *status)
 {
     GC_INIT(ctx);
     struct xen_sysctl_profile_status st;
-    struct xen_sysctl_profile_limits lim;
     xen_sysctl_profile_cpu_t *cpus = NULL;
     unsigned int n = 0, i;
     int r, rc;
@@ -144,9 +171,6 @@ int libxl_profile_get_status(libxl_ctx *ctx, libxl_profile_status *status)
         cpus = libxl__calloc(gc, n ? n : 1, sizeof(*cpus));
         r = xc_profile_status(ctx->xch, &st, cpus, &n);
     }
-    /* Limits unknown (all 0) if they cannot be had: Xen checks anyway. */
-    if (!r && xc_profile_limits(ctx->xch, &lim))
-        memset(&lim, 0, sizeof(lim));
     if (r < 0) {
         rc = profile_error(gc, "status");
         goto out;
@@ -163,18 +187,9 @@ int libxl_profile_get_status(libxl_ctx *ctx, libxl_profile_status *status)
     status->start_timestamp = st.start_timestamp;
     status->stop_timestamp = st.stop_timestamp;
     status->timestamp_khz = st.timestamp_khz;
-    status->limits.max_depth = lim.max_depth;
-    status->limits.ring_kib_min = lim.ring_kib_min;
-    status->limits.ring_kib_max = lim.ring_kib_max;
-    status->limits.ring_kib_default = lim.ring_kib_default;
-    status->limits.total_kib_max = lim.total_kib_max;
-    status->limits.timer_period_min = lim.timer_period_min;
-    status->limits.timer_period_max = lim.timer_period_max;
-    status->limits.timer_hz_max = lim.timer_hz_max;
-    status->limits.pmu_period_min = lim.pmu_period_min;
-    status->limits.pmu_hz_max = lim.pmu_hz_max;
-    status->limits.sample_hz_max = lim.sample_hz_max;
-    status->limits.read_max = lim.read_max;
+    /* Limits unknown (all 0) if they cannot be had: Xen checks anyway. */
+    if (libxl_profile_get_limits(ctx, &status->limits))
+        libxl_profile_limits_init(&status->limits);
     status->num_cpus = n;
     status->cpus = libxl__calloc(NOGC, n ? n : 1, sizeof(*status->cpus));
     for (i = 0; i < n; i++) {
