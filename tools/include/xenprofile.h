@@ -124,7 +124,7 @@ struct xenprof_cpu {
     uint32_t cpu;
     uint32_t flags;                 /* XENPROF_CPU_* */
     uint64_t taken, lost, read;
-    uint64_t cost_min, cost_avg, cost_max;  /* TSC ticks */
+    uint64_t cost_min, cost_avg, cost_max;  /* timestamp ticks */
     uint64_t throttled;             /* PMU overflows faster than Xen's
                                        maximum rate: period raised */
 };
@@ -253,7 +253,7 @@ struct xenprof_filter {
     uint32_t domid;                 /*   the running vCPU's domain */
     int has_time;                   /* keep only samples taken within */
     uint64_t time_from_ns;          /*   [from, to) ns after the profile */
-    uint64_t time_to_ns;            /*   started (TSC based) */
+    uint64_t time_to_ns;            /*   started (from timestamps) */
     int no_guest;                   /* drop guest-mode samples */
 };
 

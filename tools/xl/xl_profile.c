@@ -399,9 +399,10 @@ static void print_status(const libxl_profile_status *st)
                c->taken ? c->cost_sum / c->taken : 0, c->cost_max,
                c->no_stack, c->throttled);
     }
-    printf("(cost: TSC ticks spent per sample; no_stack: samples in the PV "
-           "entry/exit path,\n on the guest's stack pointer: their IP "
-           "only; throttled: PMU overflows\n faster than Xen's maximum "
+    printf("(cost: timestamp ticks spent per sample, TSC on x86, the "
+           "generic timer\n on Arm; no_stack: samples in the PV "
+           "entry/exit path, on the guest's\n stack pointer: their IP "
+           "only; throttled: PMU overflows faster than\n Xen's maximum "
            "rate, each of which doubled the period)\n");
 }
 

@@ -195,7 +195,7 @@ static int prepare(struct cli *c, struct input *in, struct xenprof_filter *f)
         return 0;
     }
     if ( f->has_time && !in->d->meta.timestamp_khz )
-        return fail(c, 1, "%s: no TSC frequency: --time cannot be applied",
+        return fail(c, 1, "%s: no timestamp frequency: --time cannot be applied",
                     in->path);
     if ( c->val[O_DOMAIN] )
     {

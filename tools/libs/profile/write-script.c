@@ -12,10 +12,10 @@
  *
  * The header is perf's: comm (the domain's name, ';' as '_'; "idle" for
  * the idle domain, "d<domid>" when it has no name), pid/tid (domid/vCPU),
- * [pCPU], the time in seconds since the profile started (TSC based), the
- * period (ns of CPU time for the timer source, events for the PMU; none
- * when unknown) and the event: cpu-clock for the timer, the PMU's event
- * name (cycles, instructions, ...) otherwise.
+ * [pCPU], the time in seconds since the profile started (from the
+ * timestamps), the period (ns of CPU time for the timer source, events for
+ * the PMU; none when unknown) and the event: cpu-clock for the timer, the
+ * PMU's event name (cycles, instructions, ...) otherwise.
  *
  * A frame is "<addr> <name>+0x<offset> (<dso>)": the dso is [xen] for Xen
  * (the xen-syms path given with --xen-syms, if it has no blank), and the
@@ -86,7 +86,7 @@ static void put_text(FILE *out, const char *s)
     xenprof_priv_put_text(out, s, false);
 }
 
-/* "secs.usecs" of s since the start (TSC ticks / 1e9 without a TSC rate). */
+/* "secs.usecs" of s since the start (ticks / 1e9 without a timestamp rate). */
 static void put_time(const struct dump *p, const struct xenprof_sample *s)
 {
     const struct xenprof_meta *m = &p->d->meta;

@@ -248,7 +248,7 @@ static void outputs(void)
     run_free(&r);
 }
 
-/* Names that JSON must escape; a profile without a TSC frequency. */
+/* Names that JSON must escape; a profile without a timestamp frequency. */
 static void strings(void)
 {
     static const char text[] =
@@ -281,8 +281,8 @@ static void strings(void)
     a[3] = "--time";
     a[4] = "1..2";
     run_report(&r, a);
-    tap_ok(r.rc == 1 && strstr(r.err, "no TSC frequency"),
-           "cli: --time on a profile without TSC frequency: exit 1");
+    tap_ok(r.rc == 1 && strstr(r.err, "no timestamp frequency"),
+           "cli: --time on a profile without a timestamp frequency: exit 1");
     run_free(&r);
     xenprof_data_free(d);
 }

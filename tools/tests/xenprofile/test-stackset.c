@@ -321,8 +321,8 @@ static void filter_time(void)
     ok = ok && xenprof_filter_match(d, &f, &s);
     d->meta.timestamp_khz = 0;
     ok = ok && !xenprof_filter_match(d, &f, &s);
-    tap_ok(ok, "filter: time window [from, to) from the TSC; none "
-           "without a TSC frequency");
+    tap_ok(ok, "filter: time window [from, to) from the timestamps; "
+           "none without a timestamp frequency");
     xenprof_data_free(d);
 }
 
