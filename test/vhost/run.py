@@ -124,6 +124,10 @@ def net_args(a):
                        "iommu_platform=on"]
 
 
+# The markers dom0-init prints ("VHOST: <marker>"), in order.
+MARKS = ("dom0 up", "toolstack up", "job start", "job end", "results written")
+
+
 class Console:
     """Reads QEMU's serial output, stamps and logs it, finds markers."""
 
@@ -159,8 +163,7 @@ class Console:
             print("    " + text, flush=True)
         if "VHOST: job start" in text:
             self.in_job = True
-        for key in ("dom0 up", "toolstack up", "job start", "job end",
-                    "results written"):
+        for key in MARKS:
             if "VHOST: " + key in text and key not in self.marks:
                 self.marks[key] = now
         m = re.search(r"VHOST-RESULT: rc=(\d+)", text)
@@ -201,6 +204,13 @@ def dump_state(proc, con):
                 break
             con.feed(data)
     return con.captured
+
+
+def progress(con):
+    """How far the host got: the markers it reached, with their times."""
+    seen = ["%s at %.1f s" % (k, con.marks[k])
+            for k in MARKS if k in con.marks]
+    return "reached: " + (", ".join(seen) if seen else "no marker")
 
 
 def run(a):
@@ -250,14 +260,19 @@ def run(a):
         why = unpack(disk, os.path.join(a.out, "results"))
     os.unlink(disk)
     if why:
-        print("vhost: FAILED after %.1f s: %s" % (total, why), file=sys.stderr)
-        print("vhost: console tail (full log: %s):" % logpath, file=sys.stderr)
-        for t in con.tail:
-            print("  | " + t, file=sys.stderr)
+        # The state first and the console tail last, then the verdict:
+        # a log cut to its end still says how far the host got.
         if state:
             print("vhost: the state Xen and dom0 gave then:", file=sys.stderr)
             for t in state:
                 print("  | " + t, file=sys.stderr)
+        print("vhost: console tail before that (full log: %s):" % logpath,
+              file=sys.stderr)
+        for t in con.tail:
+            print("  | " + t, file=sys.stderr)
+        print("vhost: FAILED after %.1f s: %s; %s" % (total, why,
+                                                      progress(con)),
+              file=sys.stderr)
         return 124 if why.startswith(("timeout", "hang")) else 125
     print("vhost: job exit status %d after %.1f s (log: %s)"
           % (con.rc, total, logpath), file=sys.stderr)

@@ -32,7 +32,7 @@ expect() {
         sh -c "grep -q '$4' '$tmp/err' && [ $secs -lt $5 ]"
 }
 
-plan 11
+plan 12
 job panic 'echo "job: crashing dom0"; echo c > /proc/sysrq-trigger; sleep 600'
 run panic --timeout 240
 expect "a dom0 panic" 125 "it is detected as a crash, well before the timeout" \
@@ -48,6 +48,8 @@ check "Xen was asked where its pCPUs and dom0's vCPUs are, and said" \
     sh -c "grep -q 'Dumping Dom0 vcpu#0 state' '$tmp/err' && grep -q 'Dumping CPU0 host state' '$tmp/err'"
 check "dom0 was asked for its blocked tasks and its CPUs' backtraces" \
     sh -c "grep -q 'Show Blocked State' '$tmp/err' && grep -q 'backtrace of all active CPUs' '$tmp/err'"
+check "the verdict comes last and says how far the host got" \
+    sh -c "tail -n 1 '$tmp/err' | grep -q 'FAILED.*reached: dom0 up at .*, job start at '"
 
 job busy 'while :; do echo "job: tick"; sleep 1; done'
 run busy --timeout 40 --silence 30
