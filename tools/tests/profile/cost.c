@@ -120,7 +120,7 @@ int main(int argc, char **argv)
     regs.rip = 0x2000;
     regs.rbp = fp;
     regs.rsp = fp - 64;
-    profile_ring_init(&pc.ring, ring, RING_SIZE);
+    RING_INIT_FLAT(&pc.ring, ring, RING_SIZE);
     profile_unwind_roots_init(&roots, 0x1000, 4 << 20);
     for ( i = 0; i < sizeof(root_at) / sizeof(root_at[0]); i++ )
         profile_unwind_add_root(&roots, root_at[i], root_at[i] + 0x100);

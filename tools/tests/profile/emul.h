@@ -74,6 +74,15 @@ struct cpu_info {
 
 /* The headers under test, copied without their #include lines. */
 #include "ring.h"
+
+/*
+ * A ring of size bytes (a power of 2) over the contiguous buf, as one
+ * chunk: the chunk table is a compound literal, so the ring is good for
+ * the block this is used in.
+ */
+#define RING_INIT_FLAT(r, buf, size)                                    \
+    profile_ring_init(r, (uint8_t *const []){ (uint8_t *)(buf) },       \
+                      __builtin_ctz(size), size)
 #include "profile-unwind.h"
 #include "unwind.h"
 

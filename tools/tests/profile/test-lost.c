@@ -56,7 +56,7 @@ void test_lost(void)
     bool ok;
 
     /* 256 bytes, of which commits leave PROFILE_RING_RESERVE (64) free. */
-    profile_ring_init(&r, ringbuf, 256);
+    RING_INIT_FLAT(&r, ringbuf, 256);
     ok = commit(&r, 64, 0) && commit(&r, 56, 1) && commit(&r, 64, 2) &&
          !commit(&r, 16, 3) && !commit(&r, 8, 4);
     tap_ok(ok && r.written == 3 && r.lost == 2 && r.unreported == 2 &&
@@ -73,7 +73,7 @@ void test_lost(void)
            "not counted as a sample");
 
     /* 192 bytes used: an 8-byte sample fits, not with the reserve. */
-    profile_ring_init(&r, ringbuf, 256);
+    RING_INIT_FLAT(&r, ringbuf, 256);
     ok = commit(&r, 120, 6) && commit(&r, 64, 7) && commit(&r, 8, 8) &&
          !commit(&r, 8, 9) && !commit(&r, 8, 10);
     tap_ok(ok && r.lost == 2 && r.unreported == 2 && r.written == 3 &&
@@ -94,7 +94,7 @@ void test_lost(void)
      * Room for a LOST record and the reserve, not for the sample after
      * it: neither goes in (a LOST record always comes with its sample).
      */
-    profile_ring_init(&r, ringbuf, 256);
+    RING_INIT_FLAT(&r, ringbuf, 256);
     ok = commit(&r, 152, 11) && !commit(&r, 48, 12) && !commit(&r, 16, 13);
     tap_ok(ok && r.unreported == 2 && r.lost == 2 &&
            profile_ring_pending_bytes(&r) == 152,
@@ -104,7 +104,7 @@ void test_lost(void)
      * The reserve is enough for the stop-time LOST record after a pad: 64
      * bytes free, prod 24 bytes before the end of the buffer.
      */
-    profile_ring_init(&r, ringbuf, 256);
+    RING_INIT_FLAT(&r, ringbuf, 256);
     ok = commit(&r, 40, 20) && rd(&r, sizeof(out), NULL).records == 1 &&
          commit(&r, 96, 21) && commit(&r, 96, 22) && r.prod == 232 &&
          !commit(&r, 8, 23) && !commit(&r, 8, 24) &&

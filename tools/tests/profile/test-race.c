@@ -171,7 +171,7 @@ void test_race(void)
     uint64_t lost;
     bool ok;
 
-    profile_ring_init(&t.ring, buf, RACE_RING);
+    RING_INIT_FLAT(&t.ring, buf, RACE_RING);
     clock_gettime(CLOCK_MONOTONIC, &t0);
     ok = !pthread_create(&cons, NULL, consumer, &t) &&
          !pthread_create(&prod, NULL, producer, &t) &&

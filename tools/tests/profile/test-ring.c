@@ -102,7 +102,7 @@ static void test_round_trip(void)
     unsigned int i, total = 0;
     bool ok = true;
 
-    profile_ring_init(&r, ringbuf, 1024);
+    RING_INIT_FLAT(&r, ringbuf, 1024);
     d = rd(&r, sizeof(out), NULL);
     tap_ok(!d.rc && !d.bytes && !d.records && !r.read,
            "empty ring: read returns 0, no bytes, no records");
@@ -132,7 +132,7 @@ static void test_pads(void)
     uint16_t pad;
     bool ok;
 
-    profile_ring_init(&r, ringbuf, 64);
+    RING_INIT_FLAT(&r, ringbuf, 64);
     ok = put(&r, 40, 0) && rd(&r, 64, NULL).records == 1;
     ok = ok && put(&r, 24, 1) && r.prod == 64;
     d = rd(&r, 64, NULL);
@@ -188,7 +188,7 @@ static bool wrap_one(const struct wrap_case *c)
     struct rd d;
     bool ok = true;
 
-    profile_ring_init(&r, ringbuf, c->size);
+    RING_INIT_FLAT(&r, ringbuf, c->size);
     for ( cycle = 0; ok && cycle <= WRAP_CYCLES; cycle++ )
     {
         for ( i = 0; cycle < WRAP_CYCLES && i < c->batch; i++, k++ )
@@ -255,7 +255,7 @@ static void test_full(void)
     for ( i = 0; i < ARRAY_SIZE(full_cases); i++ )
     {
         c = &full_cases[i];
-        profile_ring_init(&r, ringbuf, c->size);
+        RING_INIT_FLAT(&r, ringbuf, c->size);
         for ( ok = true, j = 0; j < c->attempts; j++ )
             ok &= put(&r, c->rec, j) == (j < c->fits);
         tap_ok(ok && r.written == c->fits && r.lost == c->attempts - c->fits &&
@@ -282,7 +282,7 @@ static void test_short(void)
     struct rd d;
     unsigned int i;
 
-    profile_ring_init(&r, ringbuf, 256);
+    RING_INIT_FLAT(&r, ringbuf, 256);
     for ( i = 0; i < ARRAY_SIZE(sz); i++ )
         put(&r, sz[i], i);
 
@@ -313,7 +313,7 @@ static void test_fault(void)
     struct rd d;
     int rc;
 
-    profile_ring_init(&r, ringbuf, 256);
+    RING_INIT_FLAT(&r, ringbuf, 256);
     for ( i = 0; i < ARRAY_SIZE(sz); i++ )
         put(&r, sz[i], i);
 
@@ -352,7 +352,7 @@ static void test_peek(void)
     bool ok;
 
     /* Start at offset 208 of 256, so a pad precedes the 2nd record. */
-    profile_ring_init(&r, ringbuf, 256);
+    RING_INIT_FLAT(&r, ringbuf, 256);
     for ( i = 0; i < 26; i++ )
         put(&r, 8, 100);
     rd(&r, sizeof(out), NULL);
@@ -409,7 +409,7 @@ static void test_peek_offsets(void)
 
     if ( !tap_ok(buf != NULL, "peek offsets: allocate a 256-byte ring") )
         return;
-    profile_ring_init(&r, buf, 256);
+    RING_INIT_FLAT(&r, buf, 256);
     for ( i = 0; i < 26; i++ )
         put(&r, 8, 100);
     rd(&r, sizeof(out), NULL);
@@ -469,7 +469,7 @@ static void test_corrupt(void)
     for ( i = 0; i < ARRAY_SIZE(corrupt_cases); i++ )
     {
         c = &corrupt_cases[i];
-        profile_ring_init(&r, ringbuf, 1024);
+        RING_INIT_FLAT(&r, ringbuf, 1024);
         put(&r, 24, 0);
         put(&r, 24, 1);
         put(&r, 24, 2);
@@ -487,6 +487,137 @@ static void test_corrupt(void)
     }
 }
 
+/*
+ * A ring of 1 KiB in four chunks of 256 bytes, apart from each other, in
+ * reverse order, each between guard bytes.
+ */
+#define CH_SHIFT 8
+#define CH_GUARD 64
+#define CH_SLOT ((1u << CH_SHIFT) + 2 * CH_GUARD)
+static uint8_t ch_mem[4 * CH_SLOT] __attribute__((aligned(8)));
+
+static void chunked(struct profile_ring *r, uint8_t **chunks)
+{
+    unsigned int i;
+
+    memset(ch_mem, 0xa5, sizeof(ch_mem));
+    for ( i = 0; i < 4; i++ )
+        chunks[i] = ch_mem + (3 - i) * CH_SLOT + CH_GUARD;
+    profile_ring_init(r, chunks, CH_SHIFT, 4u << CH_SHIFT);
+}
+
+static bool guards_intact(void)
+{
+    unsigned int i, j;
+
+    for ( i = 0; i < 4; i++ )
+        for ( j = 0; j < CH_GUARD; j++ )
+            if ( ch_mem[i * CH_SLOT + j] != 0xa5 ||
+                 ch_mem[(i + 1) * CH_SLOT - 1 - j] != 0xa5 )
+                return false;
+    return true;
+}
+
+/*
+ * Do the n bytes at p hold whole records, tags *tag, *tag + 1, ... (sizes
+ * from their headers)?  *tag is advanced past them.
+ */
+static bool got_tags(const uint8_t *p, unsigned int n, uint32_t *tag)
+{
+    unsigned int off = 0, size;
+
+    while ( off < n )
+    {
+        size = p[off] | (p[off + 1] << 8);
+        if ( size < 8 || off + size > n || !isrec(p + off, size, (*tag)++) )
+            return false;
+        off += size;
+    }
+    return true;
+}
+
+static void test_chunks(void)
+{
+    uint8_t *chunks[4];
+    struct profile_ring r;
+    uint32_t wtag = 0, rtag = 0, ptag;
+    uint64_t peek, dropped = 0;
+    unsigned int i, size, pad;
+    struct rd d;
+    bool ok = true;
+
+    /* 200 bytes, then 104 that do not fit in the 56 left of chunk 0. */
+    chunked(&r, chunks);
+    ok = put(&r, 200, 0) && put(&r, 104, 1);
+    pad = chunks[0][200] | (chunks[0][201] << 8);
+    tap_ok(ok && pad == 56 && chunks[0][202] == PROFILE_REC_PAD &&
+           isrec(chunks[0], 200, 0) && isrec(chunks[1], 104, 1) &&
+           r.prod == 360 && guards_intact(),
+           "chunks: a record that does not fit in its chunk goes to the "
+           "next, after a pad of the rest (%u)", pad);
+    d = rd(&r, sizeof(out), NULL);
+    tap_ok(!d.rc && d.records == 2 && isrec(out, 200, 0) &&
+           isrec(out + 200, 104, 1),
+           "chunks: and they read back whole, in order");
+
+    /* Sizes 8..192 round the ring, drained too seldom to keep up. */
+    chunked(&r, chunks);
+    for ( i = 0; ok && i < 3000; i++ )
+    {
+        size = 8 + 8 * (i * 7 % 24);
+        if ( put(&r, size, wtag) )
+            wtag++;
+        else
+            dropped++;
+        if ( i % 13 == 12 )
+        {
+            d = rd(&r, sizeof(out), NULL);
+            ok = !d.rc && got_tags(out, d.bytes, &rtag);
+        }
+    }
+    d = rd(&r, sizeof(out), NULL);
+    ok = ok && !d.rc && got_tags(out, d.bytes, &rtag);
+    tap_ok(ok && rtag == wtag && r.written == wtag && r.read == wtag &&
+           r.lost == dropped && dropped && r.prod > 60 * 1024 &&
+           guards_intact(),
+           "chunks: %u records of 8 to 192 bytes round the ring %u times: "
+           "all read back whole and in order (%" PRIu64 " dropped when "
+           "full), none wrote past a chunk", wtag,
+           (unsigned int)(r.prod >> 10), dropped);
+
+    /* Peeks of 100 bytes at a time walk the chunks as one read does. */
+    chunked(&r, chunks);
+    for ( i = 0; i < 7; i++ )
+        put(&r, 40 + 16 * i, 100 + i);     /* 40..136: pads in between */
+    peek = 0;
+    ptag = 100;
+    ok = true;
+    do {
+        d = rd(&r, 136, &peek);
+        ok = ok && !d.rc && got_tags(out, d.bytes, &ptag);
+    } while ( ok && d.records );
+    d = rd(&r, sizeof(out), NULL);
+    rtag = 100;
+    tap_ok(ok && ptag == 107 && !d.rc && d.records == 7 &&
+           got_tags(out, d.bytes, &rtag),
+           "chunks: peeks across the chunks' ends find the records a read "
+           "finds");
+
+    /* A size that runs past the end of its chunk is corrupt. */
+    chunked(&r, chunks);
+    put(&r, 200, 0);
+    put(&r, 104, 1);                        /* at the start of chunk 1 */
+    for ( i = 2; i < 6; i++ )
+        put(&r, 96, i);
+    chunks[1][0] = 264 & 0xff;              /* ends 8 bytes into chunk 2 */
+    chunks[1][1] = 264 >> 8;
+    d = rd(&r, sizeof(out), NULL);
+    tap_ok(d.rc == -EIO && d.records == 1 && isrec(out, 200, 0) &&
+           r.cons == 256,
+           "chunks: a size that crosses the end of its chunk is corrupt: "
+           "-EIO after the good record");
+}
+
 void test_ring(void)
 {
     test_round_trip();
@@ -498,4 +629,5 @@ void test_ring(void)
     test_peek();
     test_peek_offsets();
     test_corrupt();
+    test_chunks();
 }

@@ -47,6 +47,13 @@ static uint64_t start_stamp, stop_stamp;   /* get_cycles() */
  */
 #define PROFILE_READ_MAX (64u << 10)
 
+/*
+ * A ring is made of chunks of at most 2^PROFILE_CHUNK_ORDER pages (64 KiB
+ * with 4 KiB pages), allocated one by one: no large contiguous allocation,
+ * and a start can yield between two chunks.
+ */
+#define PROFILE_CHUNK_ORDER 4U
+
 /* The order of the pages of a ring of kib KiB. */
 static unsigned int ring_order(unsigned int kib)
 {
@@ -55,31 +62,49 @@ static unsigned int ring_order(unsigned int kib)
 
 static void free_ring(struct profile_cpu *pc)
 {
-    if ( pc->ring.buf )
-        free_xenheap_pages(pc->ring.buf, pc->ring_order);
+    while ( pc->nr_chunks )
+        free_xenheap_pages(pc->chunks[--pc->nr_chunks], pc->chunk_order);
+    XFREE(pc->chunks);
     XFREE(pc->scratch);
     memset(&pc->ring, 0, sizeof(pc->ring));
     pc->flags = 0;
 }
 
-/* Allocate cpu's ring (node-local, scrubbed) and its scratch record. */
+/*
+ * Allocate cpu's ring of kib KiB (node-local chunks, cleared) and its
+ * scratch record.  -ERESTART when it should yield: the chunks allocated so
+ * far are kept, and the next call goes on from there.  -ENOMEM: the
+ * caller frees what was allocated (free_ring()).
+ */
 static int alloc_ring(unsigned int cpu, unsigned int kib)
 {
     struct profile_cpu *pc = &profile_cpus[cpu];
     unsigned int order = ring_order(kib);
-    void *buf = alloc_xenheap_pages(order, MEMF_node(cpu_to_node(cpu)));
+    unsigned int chunk_order = min(order, PROFILE_CHUNK_ORDER);
+    unsigned int nr = 1u << (order - chunk_order);
 
-    pc->scratch = xmalloc_bytes(XEN_SYSCTL_PROFILE_MAX_RECORD);
-    if ( !buf || !pc->scratch )
+    if ( !pc->chunks )
     {
-        if ( buf )
-            free_xenheap_pages(buf, order);
-        XFREE(pc->scratch);
-        return -ENOMEM;
+        pc->chunks = xzalloc_array(uint8_t *, nr);
+        pc->scratch = xmalloc_bytes(XEN_SYSCTL_PROFILE_MAX_RECORD);
+        if ( !pc->chunks || !pc->scratch )
+            return -ENOMEM;
+        pc->chunk_order = chunk_order;
     }
-    memset(buf, 0, PAGE_SIZE << order);
-    profile_ring_init(&pc->ring, buf, PAGE_SIZE << order);
-    pc->ring_order = order;
+    while ( pc->nr_chunks < nr )
+    {
+        void *p = alloc_xenheap_pages(chunk_order,
+                                      MEMF_node(cpu_to_node(cpu)));
+
+        if ( !p )
+            return -ENOMEM;
+        memset(p, 0, PAGE_SIZE << chunk_order);
+        pc->chunks[pc->nr_chunks++] = p;
+        if ( pc->nr_chunks < nr && hypercall_preempt_check() )
+            return -ERESTART;
+    }
+    profile_ring_init(&pc->ring, pc->chunks, PAGE_SHIFT + chunk_order,
+                      PAGE_SIZE << order);
     pc->cost_min = pc->cost_max = pc->cost_sum = pc->no_stack = 0;
     pc->throttled = 0;
     pc->flags = XEN_SYSCTL_PROFILE_CPU_RING;
@@ -141,10 +166,10 @@ static void release_all(void)
 }
 
 /*
- * A start in progress: the rings are allocated one pCPU at a time, and
- * the hypercall continues itself in between when it should yield, so
- * that a large start never holds sysctl_lock for long.  The request is
- * kept to recognise its continuation.
+ * A start in progress: the rings are allocated one pCPU at a time, each
+ * chunk by chunk, and the hypercall continues itself in between when it
+ * should yield, so that a large start never holds sysctl_lock for long.
+ * The request is kept to recognise its continuation.
  */
 static struct {
     struct xen_sysctl_profile_start req;   /* as asked */
@@ -325,6 +350,8 @@ static int profile_start(struct xen_sysctl_profile_start *op)
         if ( cpu < starting.next )
             continue;
         rc = alloc_ring(cpu, starting.cfg.ring_kib);
+        if ( rc == -ERESTART )
+            goto out;
         if ( rc )
         {
             abort_start();

@@ -28,7 +28,9 @@
  */
 struct profile_cpu {
     struct profile_ring ring;
-    unsigned int ring_order;        /* of the ring's pages, if any */
+    uint8_t **chunks;               /* the ring's memory, when allocated */
+    unsigned int nr_chunks;         /* chunks allocated so far */
+    unsigned int chunk_order;       /* of each chunk's pages */
     unsigned int flags;             /* XEN_SYSCTL_PROFILE_CPU_* */
     bool sampling;                  /* the sample path may record */
     bool in_sample;                 /* the sample path is running */

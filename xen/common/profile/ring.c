@@ -14,24 +14,41 @@
 
 #include "ring.h"
 
-/* Size and type of the record at byte offset off. */
-static unsigned int rec_size(const struct profile_ring *r, unsigned int off)
+/* Where byte pos (absolute: since the start) of the ring is. */
+static uint8_t *at(const struct profile_ring *r, uint64_t pos)
+{
+    unsigned int off = pos & (r->size - 1);
+
+    return r->chunks[off >> r->chunk_shift] +
+           (off & ((1u << r->chunk_shift) - 1));
+}
+
+/* Bytes from pos to the end of its chunk. */
+static unsigned int chunk_tail(const struct profile_ring *r, uint64_t pos)
+{
+    return (1u << r->chunk_shift) - (pos & ((1u << r->chunk_shift) - 1));
+}
+
+/* Size and type of the record at pos. */
+static unsigned int rec_size(const struct profile_ring *r, uint64_t pos)
 {
     uint16_t size;
 
-    memcpy(&size, r->buf + off, sizeof(size));
+    memcpy(&size, at(r, pos), sizeof(size));
     return size;
 }
 
-static unsigned int rec_type(const struct profile_ring *r, unsigned int off)
+static unsigned int rec_type(const struct profile_ring *r, uint64_t pos)
 {
-    return r->buf[off + 2];
+    return at(r, pos)[2];
 }
 
-void profile_ring_init(struct profile_ring *r, void *buf, unsigned int size)
+void profile_ring_init(struct profile_ring *r, uint8_t *const *chunks,
+                       unsigned int chunk_shift, unsigned int size)
 {
     memset(r, 0, sizeof(*r));
-    r->buf = buf;
+    r->chunks = chunks;
+    r->chunk_shift = chunk_shift;
     r->size = size;
 }
 
@@ -39,7 +56,7 @@ void profile_ring_init(struct profile_ring *r, void *buf, unsigned int size)
 static unsigned int need_at(const struct profile_ring *r, uint64_t prod,
                             unsigned int size)
 {
-    unsigned int tail = r->size - (prod & (r->size - 1));
+    unsigned int tail = chunk_tail(r, prod);
 
     return size <= tail ? size : tail + size;
 }
@@ -63,26 +80,25 @@ bool profile_ring_write(struct profile_ring *r, const void *rec,
                         unsigned int size)
 {
     uint64_t prod = r->prod;
-    unsigned int off = prod & (r->size - 1);
-    unsigned int tail = r->size - off;
+    unsigned int tail = chunk_tail(r, prod);
 
     if ( !fits(r, size, 0, 0) )
         return false;
 
     if ( size > tail )
     {
-        /* Pad to the end of the buffer; tail < size fits in 16 bits. */
+        /* Pad to the end of the chunk; tail < size fits in 16 bits. */
         uint16_t pad = tail;
+        uint8_t *p = at(r, prod);
 
-        memcpy(r->buf + off, &pad, sizeof(pad));
-        r->buf[off + 2] = PROFILE_REC_PAD;
+        memcpy(p, &pad, sizeof(pad));
+        p[2] = PROFILE_REC_PAD;
         prod += tail;
-        off = 0;
     }
 
-    memcpy(r->buf + off, rec, size);
+    memcpy(at(r, prod), rec, size);
     /* Counted before it can be read: read never runs ahead of written. */
-    if ( rec_type(r, off) != PROFILE_REC_LOST )
+    if ( rec_type(r, prod) != PROFILE_REC_LOST )
         r->written++;
     /* The record must be visible before the consumer can see prod move. */
     smp_wmb();
@@ -92,13 +108,14 @@ bool profile_ring_write(struct profile_ring *r, const void *rec,
 }
 
 /*
- * Can the record at byte offset off, with left bytes produced from there
- * on, have this size?
+ * Can the record at pos, with left bytes produced from there on, have this
+ * size?  It lies within pos's chunk.
  */
-static bool sane_size(const struct profile_ring *r, unsigned int off,
+static bool sane_size(const struct profile_ring *r, uint64_t pos,
                       unsigned int size, uint64_t left)
 {
-    return size >= 8 && !(size & 7) && size <= left && off + size <= r->size;
+    return size >= 8 && !(size & 7) && size <= left &&
+           size <= chunk_tail(r, pos);
 }
 
 /*
@@ -114,10 +131,9 @@ static bool at_boundary(const struct profile_ring *r, uint64_t cons,
         return false;
     while ( cons < pos )
     {
-        unsigned int off = cons & (r->size - 1);
-        unsigned int size = rec_size(r, off);
+        unsigned int size = rec_size(r, cons);
 
-        if ( !sane_size(r, off, size, prod - cons) )
+        if ( !sane_size(r, cons, size, prod - cons) )
             return false;
         cons += size;
     }
@@ -186,15 +202,14 @@ int profile_ring_read(struct profile_ring *r, profile_ring_copy_fn *copy,
 
     while ( cons < prod )
     {
-        unsigned int off = cons & (r->size - 1);
-        unsigned int size = rec_size(r, off);
+        unsigned int size = rec_size(r, cons);
 
-        if ( !sane_size(r, off, size, prod - cons) )
+        if ( !sane_size(r, cons, size, prod - cons) )
         {
             rc = -EIO;
             break;
         }
-        if ( rec_type(r, off) != PROFILE_REC_PAD )
+        if ( rec_type(r, cons) != PROFILE_REC_PAD )
         {
             if ( done + size > space )
             {
@@ -202,12 +217,12 @@ int profile_ring_read(struct profile_ring *r, profile_ring_copy_fn *copy,
                     rc = -ENOBUFS;
                 break;
             }
-            rc = copy(ctx, done, r->buf + off, size);
+            rc = copy(ctx, done, at(r, cons), size);
             if ( rc )
                 break;
             done += size;
             n++;
-            samples += rec_type(r, off) != PROFILE_REC_LOST;
+            samples += rec_type(r, cons) != PROFILE_REC_LOST;
         }
         cons += size;
     }

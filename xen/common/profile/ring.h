@@ -10,10 +10,11 @@
  *   - the producer stores a record, then smp_wmb(), then publishes prod;
  *   - the consumer reads prod once, then smp_rmb(), copies records, then
  *     smp_mb() before it publishes cons and so frees their space.
- * Records are 8-byte aligned and never wrap around the end of the buffer:
- * a record that does not fit before the end is preceded by a pad record
- * that fills the rest of the buffer.  A sample the ring has no room for
- * is dropped and counted in lost (profile_ring_drop()), and LOST records,
+ * The ring is made of chunks of 2^chunk_shift bytes, which need not be
+ * contiguous.  Records are 8-byte aligned and never cross the end of a
+ * chunk: a record that does not fit before it is preceded by a pad record
+ * that fills the rest of the chunk.  A sample the ring has no room for is
+ * dropped and counted in lost (profile_ring_drop()), and LOST records,
  * which carry such counts, are not samples: written and read count the
  * other records only, so that, once the producer is quiescent,
  *   written + lost == taken  and  written == read + pending
@@ -34,8 +35,10 @@
 #define PROFILE_RING_RESERVE 64
 
 struct profile_ring {
-    uint8_t *buf;                   /* size bytes */
-    unsigned int size;              /* a power of 2, >= 2 * max record */
+    uint8_t *const *chunks;         /* size >> chunk_shift of them */
+    unsigned int chunk_shift;       /* chunks of 2^chunk_shift bytes, */
+                                    /*   >= 2 * the largest record */
+    unsigned int size;              /* a power of 2, >= the chunk size */
     uint64_t prod;                  /* bytes produced (producer writes) */
     uint64_t cons;                  /* bytes consumed (consumer writes) */
     uint64_t written;               /* samples written (producer) */
@@ -68,8 +71,12 @@ struct profile_ring_lost {
 typedef int profile_ring_copy_fn(void *ctx, unsigned int off,
                                  const void *src, unsigned int len);
 
-/* Make r an empty ring over buf (size a power of 2). */
-void profile_ring_init(struct profile_ring *r, void *buf, unsigned int size);
+/*
+ * Make r an empty ring of size bytes over the chunks (size >> chunk_shift
+ * of them, each of 2^chunk_shift bytes; size a power of 2).
+ */
+void profile_ring_init(struct profile_ring *r, uint8_t *const *chunks,
+                       unsigned int chunk_shift, unsigned int size);
 
 /*
  * Producer: append a record of size bytes (a multiple of 8, at least 8,
