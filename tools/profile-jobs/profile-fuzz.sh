@@ -16,7 +16,7 @@ mkdir -p "$out" && cd "$out" || exit 1
 fuzz=$here/fuzz-sysctl
 [ -x "$fuzz" ] || fuzz=$(command -v fuzz-sysctl)
 
-plan 14
+plan 15
 xl profile discard >/dev/null 2>&1
 xl dmesg -c > dmesg-before.txt
 
@@ -42,11 +42,24 @@ check "xl dmesg: no warning, bug, assertion or trap after the fuzzing" \
 check "the profiler is idle after the fuzzing" \
     sh -c 'xl profile status | grep -q "^state *: idle"'
 
-# 2. Large starts: rings of 64 MiB on every pCPU, within the cap (the
-#    smaller of 4 GiB and a quarter of Xen's free memory), else refused.
+# 2. Large starts: rings of 64 MiB on every pCPU, within the cap that
+#    status reports (profile-mem=, and at most a quarter of Xen's free
+#    memory), else refused.
 nr=$(xl info | sed -n 's/^nr_cpus *: //p')
 free=$(xl info | sed -n 's/^free_memory *: //p')
-cap=$((free / 4)); [ $cap -gt 4096 ] && cap=4096
+capkib=$(xl profile status --json | tr -d ' \n' |
+         sed -n 's/.*"total_kib_max":\([0-9]*\).*/\1/p')
+cap=$((${capkib:-0} / 1024))
+pm=$(xl info | sed -n 's/^xen_commandline *:.*profile-mem=\([0-9]*\)M.*/\1/p')
+quarter=$((free / 4))
+if [ -n "$pm" ]; then
+    want=$quarter; [ "$want" -gt "$pm" ] && want=$pm
+    check "status reports the cap: the smaller of profile-mem=${pm}M and a quarter of $free MiB free ($cap MiB, expected $want)" \
+        sh -c "[ $cap -ge $((want - 1)) ] && [ $cap -le $((want + 1)) ]"
+else
+    check "status reports the cap: at most a quarter of $free MiB free ($cap MiB)" \
+        sh -c "[ $cap -ge 1 ] && [ $cap -le $((quarter + 1)) ]"
+fi
 fit=$((cap / 64)); [ $fit -gt "$nr" ] && fit=$nr
 diag "$nr pCPUs, $free MiB free: cap $cap MiB, $fit rings of 64 MiB fit"
 if [ "$fit" -ge 1 ]; then
@@ -69,7 +82,7 @@ fi
 if [ "$fit" -lt "$nr" ]; then
     check "start -b 65536 on all $nr pCPUs ($((nr * 64)) MiB > cap $cap MiB): one-line E2BIG error" \
         sh -c "! xl profile start -b 65536 2> err-big.txt && [ \$(wc -l < err-big.txt) -eq 1 ] &&
-               grep -q 'more than Xen allows' err-big.txt && cat err-big.txt"
+               grep -q 'more than Xen allows now ($capkib KiB in all)' err-big.txt && cat err-big.txt"
     check "nothing is left allocated: idle, free memory unchanged" \
         sh -c "xl profile status | grep -q '^state *: idle' &&
                [ \$(xl info | sed -n 's/^free_memory *: //p') -ge $((free - 1)) ]"

@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # The profiler's sysctl fuzzed, and large starts, in a virtual host of 8
-# pCPUs (3 GiB: Xen then has about 2 GiB free, so 64 MiB rings fit on
-# some pCPUs and not on all): profile-fuzz.sh with fuzz-sysctl, as the
-# toolstack installs them.  The job's TAP results are passed
+# pCPUs (3 GiB: Xen then has about 2 GiB free) booted with
+# profile-mem=256M, so that 64 MiB rings fit on 4 pCPUs and not on all:
+# profile-fuzz.sh with fuzz-sysctl, as the toolstack installs them.  The job's TAP results are passed
 # through, then its figures are printed.
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$top/test/lib/tap.sh"
@@ -15,7 +15,8 @@ if [ ! -x "$jobs/fuzz-sysctl" ]; then
     finish
 fi
 ok "fuzz-sysctl is installed beside the job"
-"$top/test/vhost/vhost.sh" --quiet --smp 8 --mem 3072 --timeout 900 "$out" \
+"$top/test/vhost/vhost.sh" --quiet --smp 8 --mem 3072 --timeout 900 \
+    --xen-args profile-mem=256M "$out" \
     "$jobs/profile-fuzz.sh" "$jobs/tap.sh" "$jobs/fuzz-sysctl"
 rc=$?
 job=$(sed -n '/VHOST: job start/,/VHOST: job end/p' "$out/console.log" |

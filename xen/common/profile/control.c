@@ -23,6 +23,7 @@
 #include <xen/mm.h>
 #include <xen/nospec.h>
 #include <xen/notifier.h>
+#include <xen/param.h>
 #include <xen/profile.h>
 #include <xen/sched.h>
 #include <xen/time.h>
@@ -190,10 +191,14 @@ static bool same_request(const struct xen_sysctl_profile_start *a,
            a->cpumap.bitmap.p == b->cpumap.bitmap.p;
 }
 
+/* profile-mem=<size>: the most memory the rings of a session may take. */
+static uint64_t __read_mostly opt_profile_mem =
+    MB(CONFIG_XEN_PROFILER_MEM);
+size_param("profile-mem", opt_profile_mem);
+
 /*
- * The pages the rings of a session may take now: at most
- * PROFILE_TOTAL_MIB_MAX in all, and at most 1 / PROFILE_FREE_FRACTION of
- * the free memory.
+ * The pages the rings of a session may take now: at most profile-mem= in
+ * all, and at most 1 / PROFILE_FREE_FRACTION of the free memory.
  */
 static unsigned long cap_pages(void)
 {
@@ -202,7 +207,7 @@ static unsigned long cap_pages(void)
     /* What XEN_SYSCTL_physinfo reports as free. */
     get_outstanding_claims(&free, &claimed);
 
-    return min_t(uint64_t, MB(PROFILE_TOTAL_MIB_MAX) >> PAGE_SHIFT,
+    return min_t(uint64_t, opt_profile_mem >> PAGE_SHIFT,
                  free / PROFILE_FREE_FRACTION);
 }
 

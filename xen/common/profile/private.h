@@ -46,13 +46,13 @@ struct profile_cpu {
 /*
  * What a start may ask for: this hypervisor's policy, which the limits
  * sub-op reports (xen_sysctl_profile_limits).  The rings of one session
- * together take at most PROFILE_TOTAL_MIB_MAX, and at most
- * 1/PROFILE_FREE_FRACTION of Xen's free memory at start.
+ * together take at most profile-mem= (CONFIG_XEN_PROFILER_MEM MiB by
+ * default), and at most 1/PROFILE_FREE_FRACTION of Xen's free memory at
+ * start.
  */
 #define PROFILE_RING_KIB_MIN        16
 #define PROFILE_RING_KIB_MAX        65536
 #define PROFILE_RING_KIB_DEFAULT    1024
-#define PROFILE_TOTAL_MIB_MAX       4096
 #define PROFILE_FREE_FRACTION       4
 #define PROFILE_TIMER_HZ_MAX        10000
 #define PROFILE_TIMER_NS_MIN        (SECONDS(1) / PROFILE_TIMER_HZ_MAX)
