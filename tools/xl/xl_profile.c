@@ -169,11 +169,12 @@ static void start_error(const char *verb, int rc,
                 "(rate, period, pCPU list or ring size out of range)\n",
                 verb);
     else if (rc == ERROR_FAIL && e == E2BIG) {
+        libxl_profile_limits l;
         unsigned long long kib = 0;
 
-        if (!libxl_profile_get_status(ctx, &st))
-            kib = st.limits.total_kib_max;
-        libxl_profile_status_dispose(&st);
+        if (!libxl_profile_get_limits(ctx, &l))
+            kib = l.total_kib_max;
+        libxl_profile_limits_dispose(&l);
         fprintf(stderr, "xl profile %s: the rings would take more than "
                 "Xen allows now (%llu KiB in all): use a smaller -b or "
                 "fewer pCPUs (-C)\n", verb, kib);
