@@ -37,6 +37,9 @@ static struct {
     struct profile_ring ring;
 } pc;
 
+/* unwind.c's stack bounds: without FRED, as emul.h declares. */
+int8_t opt_fred;
+
 static volatile uint64_t fake_tsc;
 static volatile uint16_t fake_domid, fake_vcpu;
 /*
