@@ -19,14 +19,13 @@ static uint8_t *at(const struct profile_ring *r, uint64_t pos)
 {
     unsigned int off = pos & (r->size - 1);
 
-    return r->chunks[off >> r->chunk_shift] +
-           (off & ((1u << r->chunk_shift) - 1));
+    return r->chunks[off >> r->chunk_shift] + (off & r->chunk_mask);
 }
 
 /* Bytes from pos to the end of its chunk. */
 static unsigned int chunk_tail(const struct profile_ring *r, uint64_t pos)
 {
-    return (1u << r->chunk_shift) - (pos & ((1u << r->chunk_shift) - 1));
+    return r->chunk_mask + 1 - (pos & r->chunk_mask);
 }
 
 /* Size and type of the record at pos. */
@@ -49,6 +48,7 @@ void profile_ring_init(struct profile_ring *r, uint8_t *const *chunks,
     memset(r, 0, sizeof(*r));
     r->chunks = chunks;
     r->chunk_shift = chunk_shift;
+    r->chunk_mask = (1u << chunk_shift) - 1;
     r->size = size;
 }
 
@@ -98,7 +98,7 @@ bool profile_ring_write(struct profile_ring *r, const void *rec,
 
     memcpy(at(r, prod), rec, size);
     /* Counted before it can be read: read never runs ahead of written. */
-    if ( rec_type(r, prod) != PROFILE_REC_LOST )
+    if ( ((const uint8_t *)rec)[2] != PROFILE_REC_LOST )
         r->written++;
     /* The record must be visible before the consumer can see prod move. */
     smp_wmb();
