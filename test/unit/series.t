@@ -16,11 +16,11 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 : "${SHARED_XEN:=$top/../shared/xen}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-plan 16
+plan 17
 tarball=$(ls "$SHARED_XEN"/xen-staging-*.tar.xz 2>/dev/null | head -n 1)
 [ -f "$tarball" ] || tarball=$SHARED_XEN/xen-4.22.0.tar.xz
 if [ ! -f "$tarball" ]; then
-    for i in $(seq 16); do skip "make series" "no Xen 4.22 or staging source in $SHARED_XEN"; done
+    for i in $(seq 17); do skip "make series" "no Xen 4.22 or staging source in $SHARED_XEN"; done
     exit 0
 fi
 diag "base: $(basename "$tarball")"
@@ -87,6 +87,14 @@ check "the $n patches apply with git am to $(basename "$tarball") (status $rc)" 
 check "the project's own content is in no commit (host jobs, build configurations)" \
     sh -c "test -z \"\$(git -C '$tmp/out.git' ls-tree -r --name-only series-head -- tools/profile-jobs \
                        xen/arch/x86/configs/profiler.config docs/misc/osstest.md)\""
+# The documents the series adds speak of xen.git alone: no project
+# target, script, test folder, patch number or virtual host.
+docs=$(git -C "$tmp/out.git" diff --name-only series-base series-head -- docs)
+proj=$(cd "$tmp/out.git" && [ -n "$docs" ] &&
+       grep -n -E 'make (check|bench|fuzz|demo|series|debball)|test/(unit|vhost|browser|arm)/|scripts/|patches/|virtual host|patch 0[0-9]{3}|profile-jobs' \
+           $docs | head -n 3 | tr '\n' ' ')
+check "the documents in the series name nothing of this project's${proj:+ ($proj)}" \
+    test -n "$docs" -a -z "$proj"
 own=$(ls "$tmp"/out/own/*.patch 2>/dev/null)
 check "the flask fix is posted on its own, with its Fixes: tag and the sender's sign-off" \
     sh -c "test \$(echo '$own' | wc -w) -eq 1 && grep -q '^Fixes: [0-9a-f]\{12\} (\"' $own &&
