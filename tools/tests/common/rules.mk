@@ -9,10 +9,10 @@
 # RUN_ENV and VALGRIND_ENV are put before the command (e.g. a smaller
 # workload under valgrind); CLEAN lists more files to remove.
 #
-# XEN_PUBLIC_INC: a folder whose xen/ and public/ are Xen's public headers
-# with this series' ABI (XEN_SYSCTL_profile_op in sysctl.h), which
-# scripts/public-headers.sh makes and prints; the suites that need it
-# have it in their CFLAGS.
+# XEN_PUBLIC_INC: a folder whose xen/ holds Xen's public headers with the
+# profiler's ABI (XEN_SYSCTL_profile_op in sysctl.h): in a Xen tree,
+# tools/include (the default of the suites that need it); outside one, a
+# folder the caller names.
 
 VALGRIND ?= valgrind -q --error-exitcode=1 --leak-check=full \
 	--errors-for-leak-kinds=all

@@ -1,0 +1,35 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The profiler's unit test suites build inside the prepared Xen tree as
+# Xen's own tools/tests/Makefile builds them (patch "tools/tests: build
+# the sampling profiler's unit tests"): listed in its SUBDIRS, with the
+# tree's public headers (tools/include/xen) and no XEN_PUBLIC_INC given.
+# Out of tree (O=), so that the prepared tree is left as it was.  The
+# 4.17 series does not wire them: skipped there.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/test/lib/tap.sh"
+: "${BUILD:=$top/build}"
+suites="profile profile-pmu profile-arm64 xenprofile"
+plan 5
+tree=$BUILD/xen
+if ! grep -q 'SUBDIRS-.* += xenprofile$' "$tree/tools/tests/Makefile" 2>/dev/null; then
+    for s in listed $suites; do skip "$s in tools/tests" "this base's series does not wire the unit tests"; done
+    finish
+fi
+missing=
+for s in $suites; do
+    grep -q -E "^SUBDIRS-.* \+= $s\$" "$tree/tools/tests/Makefile" || missing="$missing $s"
+done
+check "tools/tests/Makefile lists the suites${missing:+ (missing:$missing)}" test -z "$missing"
+out=$BUILD/tests/in-tree
+rm -rf "$out"
+for s in $suites; do
+    mkdir -p "$out/$s"
+    if (unset XEN_PUBLIC_INC; make -s -C "$tree/tools/tests/$s" O="$out/$s" all) > "$out/$s.log" 2>&1; then
+        ok "$s builds in the Xen tree with its public headers"
+    else
+        nok "$s builds in the Xen tree with its public headers"
+        tail -n 15 "$out/$s.log" | sed 's/^/# /'
+    fi
+done
+finish
