@@ -114,17 +114,13 @@ static int alloc_ring(unsigned int cpu, unsigned int kib)
 }
 
 /*
- * Stop sampling cpu and wait until no sample is in progress there: the
- * sample path sets in_sample, then tests sampling, with full barriers on
- * both sides, so either it sees sampling clear or we see it running.
+ * Let no new sample start on pc's pCPU, and wait until none is in
+ * progress there: the sample path sets in_sample, then tests sampling,
+ * with full barriers on both sides, so either it sees sampling clear or
+ * we see it running.
  */
-static void quiesce_cpu(unsigned int cpu)
+static void end_sampling(struct profile_cpu *pc)
 {
-    struct profile_cpu *pc = &profile_cpus[cpu];
-
-    if ( !(pc->flags & XEN_SYSCTL_PROFILE_CPU_SAMPLED) )
-        return;
-    source->stop(cpu);
     write_atomic(&pc->sampling, false);
     smp_mb();
     while ( read_atomic(&pc->in_sample) )
@@ -132,6 +128,17 @@ static void quiesce_cpu(unsigned int cpu)
     /* What the last sample wrote, before anything reads the ring here. */
     smp_rmb();
     pc->flags &= ~XEN_SYSCTL_PROFILE_CPU_SAMPLED;
+}
+
+/* Stop sampling cpu, and wait until no sample is in progress there. */
+static void quiesce_cpu(unsigned int cpu)
+{
+    struct profile_cpu *pc = &profile_cpus[cpu];
+
+    if ( !(pc->flags & XEN_SYSCTL_PROFILE_CPU_SAMPLED) )
+        return;
+    source->stop(cpu);
+    end_sampling(pc);
 }
 
 /* 0, or -errno; with -EBUSY, *reason says who holds the PMU. */
@@ -144,11 +151,9 @@ static int start_cpu(unsigned int cpu, unsigned int *reason)
     pc->flags |= XEN_SYSCTL_PROFILE_CPU_SAMPLED;
     *reason = XEN_SYSCTL_PROFILE_REASON_PMU_BUSY;
     rc = source->start(&profile_session, cpu, reason);
+    /* A sample of an overflow armed before the failure may be running. */
     if ( rc )
-    {
-        write_atomic(&pc->sampling, false);
-        pc->flags &= ~XEN_SYSCTL_PROFILE_CPU_SAMPLED;
-    }
+        end_sampling(pc);
 
     return rc;
 }
