@@ -197,7 +197,7 @@ static bool same_request(const struct xen_sysctl_profile_start *a,
 }
 
 /* profile-mem=<size>: the most memory the rings of a session may take. */
-static uint64_t __read_mostly opt_profile_mem =
+static uint64_t __ro_after_init opt_profile_mem =
     MB(CONFIG_XEN_PROFILER_MEM);
 size_param("profile-mem", opt_profile_mem);
 
@@ -247,7 +247,9 @@ static void abort_start(void)
 static int start_sampling(const cpumask_t *mask, unsigned int *failed,
                           unsigned int *reason)
 {
-    unsigned int cpu, started = 0, why, first_why = 0;
+    unsigned int cpu, started = 0;
+    unsigned int why = XEN_SYSCTL_PROFILE_REASON_NONE;
+    unsigned int first_why = XEN_SYSCTL_PROFILE_REASON_NONE;
     int rc, first_rc = 0;
 
     arch_profile_prepare();
@@ -657,6 +659,11 @@ static int __init cf_check profile_init(void)
                  offsetof(struct xen_sysctl_profile_lost, hdr.timestamp));
     BUILD_BUG_ON(offsetof(struct profile_ring_lost, count) !=
                  offsetof(struct xen_sysctl_profile_lost, count));
+    /* A chunk holds the largest record, the smallest ring two. */
+    BUILD_BUG_ON((PAGE_SIZE << PROFILE_CHUNK_ORDER) <
+                 XEN_SYSCTL_PROFILE_MAX_RECORD);
+    BUILD_BUG_ON((PROFILE_RING_KIB_MIN << 10) <
+                 2 * XEN_SYSCTL_PROFILE_MAX_RECORD);
     register_cpu_notifier(&cpu_nfb);
     return 0;
 }

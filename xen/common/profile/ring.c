@@ -25,7 +25,7 @@ static uint8_t *at(const struct profile_ring *r, uint64_t pos)
 /* Bytes from pos to the end of its chunk. */
 static unsigned int chunk_tail(const struct profile_ring *r, uint64_t pos)
 {
-    return r->chunk_mask + 1 - (pos & r->chunk_mask);
+    return r->chunk_mask + 1U - ((unsigned int)pos & r->chunk_mask);
 }
 
 /* Size and type of the record at pos. */
@@ -45,6 +45,7 @@ static unsigned int rec_type(const struct profile_ring *r, uint64_t pos)
 void profile_ring_init(struct profile_ring *r, uint8_t *const *chunks,
                        unsigned int chunk_shift, unsigned int size)
 {
+    ASSERT(size >= (1U << chunk_shift));
     memset(r, 0, sizeof(*r));
     r->chunks = chunks;
     r->chunk_shift = chunk_shift;
@@ -82,6 +83,8 @@ bool profile_ring_write(struct profile_ring *r, const void *rec,
     uint64_t prod = r->prod;
     unsigned int tail = chunk_tail(r, prod);
 
+    /* Whole 8-byte words, within a chunk: the pad after one fits too. */
+    ASSERT(size >= 8 && !(size & 7) && size <= r->chunk_mask + 1U);
     if ( !fits(r, size, 0, 0) )
         return false;
 

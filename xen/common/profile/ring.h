@@ -37,9 +37,10 @@
 struct profile_ring {
     uint8_t *const *chunks;         /* size >> chunk_shift of them */
     unsigned int chunk_shift;       /* chunks of 2^chunk_shift bytes, */
-                                    /*   >= 2 * the largest record */
+                                    /*   >= the largest record */
     unsigned int chunk_mask;        /* 2^chunk_shift - 1 */
     unsigned int size;              /* a power of 2, >= the chunk size */
+                                    /*   and 2 * the largest record */
     uint64_t prod;                  /* bytes produced (producer writes) */
     uint64_t cons;                  /* bytes consumed (consumer writes) */
     uint64_t written;               /* samples written (producer) */
