@@ -61,21 +61,11 @@ static unsigned int ring_order(unsigned int kib)
     return get_order_from_bytes((unsigned long)kib << 10);
 }
 
-static void free_ring(struct profile_cpu *pc)
-{
-    while ( pc->nr_chunks )
-        free_xenheap_pages(pc->chunks[--pc->nr_chunks], pc->chunk_order);
-    XFREE(pc->chunks);
-    XFREE(pc->scratch);
-    memset(&pc->ring, 0, sizeof(pc->ring));
-    pc->flags = 0;
-}
-
 /*
  * Allocate cpu's ring of kib KiB (node-local chunks, cleared) and its
  * scratch record.  -ERESTART when it should yield: the chunks allocated so
  * far are kept, and the next call goes on from there.  -ENOMEM: the
- * caller frees what was allocated (free_ring()).
+ * caller frees what was allocated (abort_start()).
  */
 static int alloc_ring(unsigned int cpu, unsigned int kib)
 {
@@ -143,6 +133,36 @@ static void quiesce_cpu(unsigned int cpu)
     end_sampling(pc);
 }
 
+/*
+ * Stop sampling every pCPU and free the rings, chunk by chunk: -ERESTART
+ * when the caller should yield (the next call goes on where this one
+ * stopped), 0 once all is freed.  A pCPU's ring is flagged unreadable
+ * before its first chunk goes.
+ */
+static int free_rings(void)
+{
+    unsigned int cpu, n = 0;
+
+    for ( cpu = 0; cpu < nr_cpu_ids; cpu++ )
+    {
+        struct profile_cpu *pc = &profile_cpus[cpu];
+
+        quiesce_cpu(cpu);
+        pc->flags = 0;
+        while ( pc->nr_chunks )
+        {
+            free_xenheap_pages(pc->chunks[--pc->nr_chunks], pc->chunk_order);
+            if ( !(++n % 64) && hypercall_preempt_check() )
+                return -ERESTART;
+        }
+        XFREE(pc->chunks);
+        XFREE(pc->scratch);
+        memset(&pc->ring, 0, sizeof(pc->ring));
+    }
+
+    return 0;
+}
+
 /* 0, or -errno; with -EBUSY, *reason says who holds the PMU. */
 static int start_cpu(unsigned int cpu, unsigned int *reason)
 {
@@ -160,17 +180,17 @@ static int start_cpu(unsigned int cpu, unsigned int *reason)
     return rc;
 }
 
-static void release_all(void)
+/* Free everything and go back to IDLE: 0, or -ERESTART to go on later. */
+static int release_all(void)
 {
-    unsigned int cpu;
+    int rc = free_rings();
 
-    for ( cpu = 0; cpu < nr_cpu_ids; cpu++ )
-    {
-        quiesce_cpu(cpu);
-        free_ring(&profile_cpus[cpu]);
-    }
+    if ( rc )
+        return rc;
     state = XEN_SYSCTL_PROFILE_STATE_IDLE;
     source = NULL;
+
+    return 0;
 }
 
 /*
@@ -185,6 +205,8 @@ static struct {
     const struct profile_source *src;
     cpumask_t mask;                 /* the pCPUs, as the first call saw them */
     unsigned int next;              /* first pCPU id not allocated yet */
+    int abort_rc;                   /* aborted with it: freeing */
+    unsigned int abort_reason;      /*   and this reason */
 } starting;
 
 /* Is op the request a start in progress was made with (IN fields)? */
@@ -232,11 +254,22 @@ static bool within_cap(unsigned int n, unsigned int kib)
     return pages * n <= cap_pages();
 }
 
-/* Free what a start allocated and go back to IDLE. */
-static void abort_start(void)
+/*
+ * Abort the start in progress with rc: free what it allocated and go back
+ * to IDLE, then return rc; or return -ERESTART, with the start still in
+ * STARTING, for the continuation (or a release) to go on freeing.
+ */
+static int abort_start(int rc)
 {
-    release_all();
+    int ret;
+
+    starting.abort_rc = rc;
+    ret = release_all();
+    if ( ret )
+        return ret;
     memset(&starting, 0, sizeof(starting));
+
+    return rc;
 }
 
 /*
@@ -313,6 +346,17 @@ static int profile_start(struct xen_sysctl_profile_start *op)
         /* Only the continuation of the start in progress goes on. */
         if ( !same_request(op, &starting.req) )
             return -EBUSY;
+        if ( starting.abort_rc )
+        {
+            /* Aborted: go on freeing, then fail as the abort did. */
+            if ( !get_cpu_maps() )
+                return -ERESTART;
+            op->reason = starting.abort_reason;
+            op->nr_failed = 0;
+            rc = abort_start(starting.abort_rc);
+            put_cpu_maps();
+            return rc;
+        }
     }
     else if ( state != XEN_SYSCTL_PROFILE_STATE_IDLE )
         return -EBUSY;
@@ -354,8 +398,8 @@ static int profile_start(struct xen_sysctl_profile_start *op)
          * The pCPUs are not those of the first call any more (hotplug, or
          * the caller changed its bitmap): start again from scratch.
          */
-        abort_start();
-        rc = rc ?: -EINVAL;
+        starting.abort_reason = op->reason;
+        rc = abort_start(rc ?: -EINVAL);
         goto out;
     }
 
@@ -368,7 +412,8 @@ static int profile_start(struct xen_sysctl_profile_start *op)
             goto out;
         if ( rc )
         {
-            abort_start();
+            starting.abort_reason = op->reason;
+            rc = abort_start(rc);
             goto out;
         }
         starting.next = cpu + 1;
@@ -383,7 +428,12 @@ static int profile_start(struct xen_sysctl_profile_start *op)
     rc = start_sampling(&starting.mask, &failed, &op->reason);
     op->nr_failed = rc ? 0 : failed;
     if ( rc )
-        abort_start();
+    {
+        /* start_sampling() made it RUNNING: it is a start being undone. */
+        state = XEN_SYSCTL_PROFILE_STATE_STARTING;
+        starting.abort_reason = op->reason;
+        rc = abort_start(rc);
+    }
     else
         memset(&starting, 0, sizeof(starting));
 
@@ -423,6 +473,8 @@ static int profile_stop(void)
 
 static int profile_release(void)
 {
+    int rc;
+
     if ( state == XEN_SYSCTL_PROFILE_STATE_IDLE )
         return -ENODATA;
     if ( state == XEN_SYSCTL_PROFILE_STATE_RUNNING )
@@ -430,14 +482,21 @@ static int profile_release(void)
     if ( !get_cpu_maps() )
         return -ERESTART;
 
-    /* STOPPED, or a start left unfinished (its caller went away). */
+    /*
+     * STOPPED, or a start left unfinished (its caller went away) or being
+     * aborted; freeing may take several continuations.
+     */
     if ( state == XEN_SYSCTL_PROFILE_STATE_STARTING )
-        abort_start();
+    {
+        rc = abort_start(starting.abort_rc ?: -EBUSY);
+        if ( rc != -ERESTART )
+            rc = 0;
+    }
     else
-        release_all();
+        rc = release_all();
 
     put_cpu_maps();
-    return 0;
+    return rc;
 }
 
 static void cpu_status(unsigned int cpu, struct xen_sysctl_profile_cpu *e)
