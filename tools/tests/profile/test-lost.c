@@ -43,6 +43,59 @@ static bool commit(struct profile_ring *r, unsigned int size, uint32_t tag)
 }
 
 /*
+ * On a ring of four 256-byte chunks, from every 8-byte position: samples
+ * of 8 to 192 bytes committed until the ring is long full, then the LOST
+ * record of stop.  It always fits (the reserve holds at a chunk's end as
+ * at the ring's), and per position the LOST counts and the samples read
+ * add up to the samples taken.
+ */
+static void lost_chunked(void)
+{
+    uint8_t *chunks[4];
+    struct profile_ring r;
+    unsigned int start, i, off, size, samples, bad = 0, nolost = 0;
+    uint64_t lost, count;
+    struct rd d;
+
+    for ( start = 0; start < 1024; start += 8 )
+    {
+        chunked(&r, chunks);
+        for ( i = 0; i < start / 8; i++ )      /* none dropped */
+            if ( !commit(&r, 8, i) || (i % 64 == 63 &&
+                                       rd(&r, sizeof(out), NULL).rc) )
+                bad++;
+        rd(&r, sizeof(out), NULL);              /* cons = prod = start */
+        for ( i = 0; i < 40; i++ )
+            commit(&r, 8 * (1 + i * 7 % 24), 100 + i);
+        if ( !profile_ring_write_lost(&r, 3, 999) )
+            nolost++;
+        d = rd(&r, sizeof(out), NULL);
+        samples = lost = 0;
+        for ( off = 0; !d.rc && off < d.bytes; off += size )
+        {
+            size = out[off] | (out[off + 1] << 8);
+            if ( out[off + 2] == PROFILE_REC_LOST )
+            {
+                memcpy(&count, out + off + offsetof(struct profile_ring_lost,
+                                                    count), sizeof(count));
+                lost += count;
+            }
+            else
+                samples++;
+        }
+        if ( d.rc || r.prod - r.cons || samples + lost != 40 ||
+             r.lost != lost || r.written != r.read || r.unreported ||
+             !guards_intact() )
+            bad++;
+    }
+    tap_ok(!bad && !nolost,
+           "lost: rings of chunks, from each of 128 positions: the "
+           "stop-time LOST record always fits (%u did not), and LOST "
+           "counts plus samples read make the samples taken (%u wrong)",
+           nolost, bad);
+}
+
+/*
  * LOST records: samples dropped since the previous record are announced
  * by one LOST record, with their count, ahead of the next sample that
  * fits; a LOST record that does not fit drops that sample too; the last
@@ -114,4 +167,6 @@ void test_lost(void)
            islost(out + 192, 2, 2, 77) && r.prod == 232 + 24 + 32,
            "lost: the stop-time LOST record fits in the reserve after a "
            "24-byte pad");
+
+    lost_chunked();
 }

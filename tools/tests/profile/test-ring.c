@@ -496,7 +496,7 @@ static void test_corrupt(void)
 #define CH_SLOT ((1u << CH_SHIFT) + 2 * CH_GUARD)
 static uint8_t ch_mem[4 * CH_SLOT] __attribute__((aligned(8)));
 
-static void chunked(struct profile_ring *r, uint8_t **chunks)
+void chunked(struct profile_ring *r, uint8_t **chunks)
 {
     unsigned int i;
 
@@ -506,7 +506,7 @@ static void chunked(struct profile_ring *r, uint8_t **chunks)
     profile_ring_init(r, chunks, CH_SHIFT, 4u << CH_SHIFT);
 }
 
-static bool guards_intact(void)
+bool guards_intact(void)
 {
     unsigned int i, j;
 
@@ -602,6 +602,54 @@ static void test_chunks(void)
            got_tags(out, d.bytes, &rtag),
            "chunks: peeks across the chunks' ends find the records a read "
            "finds");
+
+    /*
+     * Every offset a peek may be given, its walk from cons (peek_pos
+     * spoilt) taken across pads and chunks' ends: accepted exactly where
+     * a record or a pad starts, and then it reads from there.
+     */
+    {
+        static const unsigned int sz[] = { 136, 96, 120, 64, 176, 8, 160 };
+        uint64_t start[ARRAY_SIZE(sz) * 2 + 1], rstart[ARRAY_SIZE(sz)];
+        uint64_t before;
+        unsigned int nb = 0, o, k, wrong = 0;
+
+        chunked(&r, chunks);
+        put(&r, 200, 0);
+        rd(&r, sizeof(out), NULL);              /* cons = prod = 200 */
+        for ( i = 0; i < ARRAY_SIZE(sz); i++ )
+        {
+            before = r.prod;
+            put(&r, sz[i], 10 + i);
+            if ( r.prod - before > sz[i] )
+                start[nb++] = before;           /* a pad starts here */
+            rstart[i] = r.prod - sz[i];
+            start[nb++] = rstart[i];
+        }
+        start[nb++] = r.prod;
+        for ( o = 0; o <= r.prod - r.cons; o++ )
+        {
+            bool at = false;
+
+            for ( k = 0; k < nb; k++ )
+                at = at || start[k] == r.cons + o;
+            /* The first record at or after this offset. */
+            for ( k = 0; k < ARRAY_SIZE(sz) && rstart[k] < r.cons + o; k++ )
+                continue;
+            peek = o;
+            r.peek_pos = ~0ULL;                 /* walk from cons */
+            d = rd(&r, sizeof(out), &peek);
+            if ( at ? d.rc || (k < ARRAY_SIZE(sz) &&
+                               (!d.records || !isrec(out, sz[k], 10 + k)))
+                    : d.rc != -EINVAL || d.records )
+                wrong++;
+        }
+        tap_ok(!wrong && nb > ARRAY_SIZE(sz) + 1,
+               "chunks: a peek at each of the %u offsets, walked from cons, "
+               "is taken exactly at the %u starts of records and pads, and "
+               "reads from there (%u wrong)",
+               (unsigned int)(r.prod - r.cons + 1), nb, wrong);
+    }
 
     /* A size that runs past the end of its chunk is corrupt. */
     chunked(&r, chunks);

@@ -26,6 +26,12 @@ struct rd {
     unsigned int bytes, records;
 };
 struct rd rd(struct profile_ring *r, unsigned int space, uint64_t *peek);
+/*
+ * A ring of 1 KiB in four chunks of 256 bytes (table in chunks), apart,
+ * in reverse order, between guard bytes; are the guards intact?
+ */
+void chunked(struct profile_ring *r, uint8_t **chunks);
+bool guards_intact(void);
 
 void test_ring(void);
 void test_lost(void);
