@@ -5,7 +5,8 @@
 # then includes this file for:
 #   make [O=<dir>] run            build and run (TAP on stdout)
 #   make [O=<dir>] run-valgrind   the same under valgrind
-#   clean, and Xen's distclean and install (nothing is installed).
+#   clean, and Xen's distclean, install and uninstall (nothing is
+#   installed), which tools/tests/Makefile runs in every suite.
 # RUN_ENV and VALGRIND_ENV are put before the command (e.g. a smaller
 # workload under valgrind); CLEAN lists more files to remove.
 #
@@ -37,3 +38,6 @@ distclean: clean
 
 .PHONY: install
 install:
+
+.PHONY: uninstall
+uninstall:
