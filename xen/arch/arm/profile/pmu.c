@@ -25,7 +25,7 @@
  *
  * Exclusion: the source owns the PMU for the whole session
  * (xen/pmu-owner.h).  A domain created with the vpmu option, which gives
- * its guest the real PMU registers, owns it as PMU_OWNER_HVM (patch:
+ * its guest the real PMU registers, owns it as PMU_OWNER_HVM (see
  * arch/arm/domain.c) for its life: a session is then refused with
  * -EBUSY (XEN_SYSCTL_PROFILE_REASON_VPMU), and such a domain cannot be created
  * while a session runs.  Dom0 never has vpmu (and Xen hides the

@@ -136,8 +136,8 @@ static int probe_nmi(void)
 
 /*
  * Take the PMU for the profiler, then check that vPMU is off.  vPMU's
- * XENPMU_mode_set sets its mode first, then checks the owner (patches:
- * x86/vpmu): whichever comes second sees the other, so a session and
+ * XENPMU_mode_set sets its mode first, then checks the owner (see
+ * x86/cpu/vpmu.c): whichever comes second sees the other, so a session and
  * vPMU never run together.
  */
 static int take_pmu(unsigned int *reason)
