@@ -5,6 +5,8 @@
  * Records carry a sequence number and a checksum; the consumer pauses now
  * and then, so the ring fills and drops records, and every gap in the
  * sequence must be announced, exactly, by the LOST record before it.
+ * The ring is made of 4 KiB chunks in reverse order, as Xen's rings are
+ * of chunks, so records go round pads at every chunk's end.
  * PROFILE_RACE_RECORDS=<n> sets the number of records (default 5000000).
  */
 #include <pthread.h>
@@ -14,6 +16,7 @@
 #include "test.h"
 
 #define RACE_RING   (64u << 10)
+#define RACE_CHUNK_SHIFT 12         /* chunks of 4 KiB */
 #define RACE_MAX    520             /* largest record */
 #define RACE_READ   4096            /* the consumer's buffer */
 
@@ -164,14 +167,18 @@ static void *consumer(void *arg)
 void test_race(void)
 {
     static uint8_t buf[RACE_RING] __attribute__((aligned(8)));
+    static uint8_t *chunks[RACE_RING >> RACE_CHUNK_SHIFT];
     const char *env = getenv("PROFILE_RACE_RECORDS");
     struct race t = { .records = env ? strtoull(env, NULL, 0) : 5000000 };
     struct timespec t0, t1;
     pthread_t prod, cons;
     uint64_t lost;
+    unsigned int i;
     bool ok;
 
-    RING_INIT_FLAT(&t.ring, buf, RACE_RING);
+    for ( i = 0; i < ARRAY_SIZE(chunks); i++ )
+        chunks[i] = buf + RACE_RING - ((i + 1) << RACE_CHUNK_SHIFT);
+    profile_ring_init(&t.ring, chunks, RACE_CHUNK_SHIFT, RACE_RING);
     clock_gettime(CLOCK_MONOTONIC, &t0);
     ok = !pthread_create(&cons, NULL, consumer, &t) &&
          !pthread_create(&prod, NULL, producer, &t) &&
