@@ -187,9 +187,11 @@ int libxl_profile_get_status(libxl_ctx *ctx, libxl_profile_status *status)
     status->start_timestamp = st.start_timestamp;
     status->stop_timestamp = st.stop_timestamp;
     status->timestamp_khz = st.timestamp_khz;
-    /* Limits unknown (all 0) if they cannot be had: Xen checks anyway. */
-    if (libxl_profile_get_limits(ctx, &status->limits))
-        libxl_profile_limits_init(&status->limits);
+    /*
+     * Limits unknown (all 0, as get_limits leaves them on failure) if they
+     * cannot be had: Xen checks anyway.
+     */
+    (void)libxl_profile_get_limits(ctx, &status->limits);
     status->num_cpus = n;
     status->cpus = libxl__calloc(NOGC, n ? n : 1, sizeof(*status->cpus));
     for (i = 0; i < n; i++) {
