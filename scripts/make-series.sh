@@ -4,7 +4,8 @@
 # make-series.sh SOURCE OUT: the upstream patch series for the Xen tree in
 # SOURCE (a source archive, or a checkout with XEN_SRC) as git commits on
 # its pristine copy in OUT.git, one per patch of its series (with the new
-# files patches/<series>/files assigns to it) plus a CHANGELOG entry for
+# files patches/<series>/files assigns to it, as they were before later
+# patches grew them: scripts/patch-part.py) plus a CHANGELOG entry for
 # that tree, written by `git format-patch --cover-letter --rfc` into OUT.
 # The fixes of upstream Xen that patches/<series>/local posts on their own
 # ("own") go to OUT/own/, each on the pristine tree; the project's own
@@ -78,20 +79,40 @@ cd "$top"
 # What is committed: the series, or with SERIES_LOCAL=1 the local patches
 # after it too (scripts/patch-list.sh).
 plist() { scripts/patch-list.sh "patches/$dir" "$1"; }
+# The overlay's files, for scripts/patch-part.py: a later patch's hunks
+# on them grow a file an earlier patch added.
+git ls-files -- xen tools docs > "$out/overlay"
+mapfile -t all < <(plist "$([ "${SERIES_LOCAL:-0}" = 1 ] && echo applied || echo series)")
 n=0
-while read -r p; do
+for p in "${all[@]}"; do
     msg "patches/$dir/$p"
     patch -d "$work" -p1 -s --batch --forward --fuzz=0 < "patches/$dir/$p"
-    # The new files that go with it.
+    # The new files that go with it, as they are before the later patches
+    # of the series grow them: the overlay's copy, each later patch's
+    # hunks on them reversed, last patch first.
     files=$(awk -v p="$p" '$1 == p { $1 = ""; print }' "patches/$dir/files")
-    for f in ${files:+$(git ls-files -- $files)}; do
+    added=()
+    [ -z "$files" ] || mapfile -t added < <(set -f; git ls-files -- $files)
+    for f in "${added[@]}"; do
         mkdir -p "$work/$(dirname "$f")"
         cp "$f" "$work/$f"
+    done
+    for ((i = ${#all[@]} - 1; i > n && ${#added[@]}; i--)); do
+        scripts/patch-part.py overlay "patches/$dir/${all[$i]}" "$out/overlay" \
+            "${added[@]}" > "$out/grow"
+        [ -s "$out/grow" ] || continue
+        if ! patch -d "$work" -p1 -R -s --batch --fuzz=0 --no-backup-if-mismatch \
+                < "$out/grow" > "$out/grow.log" 2>&1; then
+            echo "error: ${all[$i]}: its hunks on the files of $p do not reverse on the overlay's copies:" >&2
+            cat "$out/grow.log" >&2
+            exit 1
+        fi
     done
     g add -A
     g commit -q -F "$out/msg"
     n=$((n + 1))
-done < <(plist "$([ "${SERIES_LOCAL:-0}" = 1 ] && echo applied || echo series)")
+done
+rm -f "$out/overlay" "$out/grow" "$out/grow.log"
 
 # Every new file must have gone into some commit, but those the files
 # list says this series does not use ("unused <paths>"), and those of
@@ -101,7 +122,7 @@ if [ "${SERIES_LOCAL:-0}" != 1 ]; then
     unused="$unused $(for p in $(plist local); do
                           awk -v p="$p" '$1 == p { $1 = ""; print }' "patches/$dir/files"; done)"
 fi
-skip=$(git ls-files -- ${unused:-/dev/null} 2>/dev/null || true)
+skip=$(set -f; git ls-files -- ${unused:-/dev/null} 2>/dev/null || true)
 left=$(git ls-files -- xen tools docs | while read -r f; do
            [ -e "$work/$f" ] || grep -qxF -- "$f" <<<"$skip" || echo "$f"; done)
 [ -z "$left" ] || { echo "error: not in any commit (patches/$dir/files): $left" >&2; exit 1; }

@@ -96,10 +96,15 @@ touches_changed() {
     sed -n -e 's|^+++ b/||p' -e 's|^--- a/||p' "$applied/$1" | cut -f1 |
         grep -qxF -f "$state/overlay.changed"
 }
+# What a build applies of a patch: its changes to upstream files (a
+# series patch's hunks on the overlay's files are in the overlay already).
+upstream_part() {
+    "$(dirname "$0")/patch-part.py" upstream "$pdir/$1" "$state/overlay.new"
+}
 keep=0
 while [ $keep -lt ${#want[@]} ] && [ $keep -lt ${#have[@]} ] &&
       [ "${want[$keep]}" = "${have[$keep]}" ] &&
-      cmp -s "$pdir/${want[$keep]}" "$applied/${have[$keep]}" &&
+      cmp -s <(upstream_part "${want[$keep]}") "$applied/${have[$keep]}" &&
       { [ ! -s "$state/overlay.changed" ] || ! touches_changed "${have[$keep]}"; }; do
     keep=$((keep + 1))
 done
@@ -131,15 +136,16 @@ echo "overlay: $(wc -l < "$state/overlay.list") files, $n updated"
 for ((i = keep; i < ${#want[@]}; i++)); do
     p=${want[$i]}
     [ -f "$pdir/$p" ] || { echo "error: $pdir/series names missing $p" >&2; exit 1; }
+    "$(dirname "$0")/patch-part.py" upstream "$pdir/$p" "$state/overlay.list" > "$state/part"
     if ! patch -d "$src" -p1 -s --dry-run --batch --forward --fuzz=0 \
-            < "$pdir/$p" >"$state/patch.log" 2>&1; then
+            < "$state/part" >"$state/patch.log" 2>&1; then
         echo "error: patch $p does not apply:" >&2
         cat "$state/patch.log" >&2
         exit 1
     fi
     patch -d "$src" -p1 -s --batch --forward --fuzz=0 --no-backup-if-mismatch \
-        < "$pdir/$p"
-    cp "$pdir/$p" "$applied/$p"
+        < "$state/part"
+    mv "$state/part" "$applied/$p"
     echo "$p" >> "$applied/series"
     echo "applied $p"
 done

@@ -62,11 +62,15 @@ for b in "${bases[@]}"; do
               "$tmp/src/xen/include/public/sysctl.h" | awk '{ print $3 }' | sort -n)
     check "op 31 is free in Xen $name's sysctl.h (highest: $(echo "$ops" | tail -n 1))" \
         test -n "$ops" -a "$(echo "$ops" | tail -n 1)" -lt 31
+    git ls-files -- xen tools docs > "$tmp/overlay"
     for p in $(series "$dir"); do
+        # What a build applies: its hunks on the overlay's files grow a
+        # file an earlier patch added, and are in the overlay already.
+        scripts/patch-part.py upstream "patches/$dir/$p" "$tmp/overlay" > "$tmp/part"
         check "$dir/$p applies to Xen $name in order without fuzz" \
             patch -d "$tmp/src" -p1 -s --batch --forward --fuzz=0 \
-                  --no-backup-if-mismatch -r - -i "$top/patches/$dir/$p"
-        new=$(sed -n 's|^+++ b/||p' "patches/$dir/$p" | cut -f1 | sort -u |
+                  --no-backup-if-mismatch -r - -i "$tmp/part"
+        new=$(sed -n 's|^+++ b/||p' "$tmp/part" | cut -f1 | sort -u |
               comm -23 - "$tmp/upstream")
         # A backport to an older base may add what later Xen has, and
         # adapt the overlay's files.
