@@ -3,7 +3,7 @@
 # End to end on the Arm virtual host booted with -icount (one pCPU: QEMU
 # then runs Xen on one thread), where the emulated PMUv3 lists
 # INST_RETIRED: the PMU source samples instructions on an event counter,
-# which counts at EL2 through MDCR_EL2.HPME (patches/4.22/0019).  Its TAP
+# which counts at EL2 through MDCR_EL2.HPME (patches/4.22/0016).  Its TAP
 # results are passed through.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/test/lib/tap.sh"

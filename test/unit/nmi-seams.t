@@ -46,7 +46,7 @@ for b in "${bases[@]}"; do
     mkdir -p "$d"
     tar -C "$d" --strip-components=1 -xf "$tarball" --wildcards \
         '*/xen/arch/x86/traps.c' '*/xen/common/livepatch.c'
-    p=$(ls "$top"/patches/"$name"/0014-*.patch)
+    p=$(grep -l "^Subject: \[PATCH\] x86/traps: claim the profiler" "$top"/patches/"$name"/[0-9]*.patch)
     patch -d "$d" -p1 -s --batch --fuzz=0 < "$p"
     body "$d/xen/arch/x86/traps.c" do_nmi > "$d/do_nmi"
     # The rendezvous: check_for_livepatch_work() in 4.17, split out later.

@@ -10,17 +10,23 @@
 #   - the series applies with `git am` to the pristine tree;
 #   - the project's local content stays out; the fix posted on its own
 #     is in OUT/own/, with its Fixes: tag, and applies on its own;
+#   - a file a later patch grows (its hunk on the overlay's file) is in
+#     its earlier state in the commit that adds it, and in the overlay's
+#     at the end; the PMU source is offered only after the NMI hook and
+#     the vPMU exclusions, on x86 and on Arm;
+#   - a growth hunk that no longer reverses on the overlay's file stops
+#     it, naming the patch;
 #   - a patch whose subject is over 72 columns stops it, naming the patch.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/test/lib/tap.sh"
 : "${SHARED_XEN:=$top/../shared/xen}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-plan 17
+plan 22
 tarball=$(ls "$SHARED_XEN"/xen-staging-*.tar.xz 2>/dev/null | head -n 1)
 [ -f "$tarball" ] || tarball=$SHARED_XEN/xen-4.22.0.tar.xz
 if [ ! -f "$tarball" ]; then
-    for i in $(seq 17); do skip "make series" "no Xen 4.22 or staging source in $SHARED_XEN"; done
+    for i in $(seq 22); do skip "make series" "no Xen 4.22 or staging source in $SHARED_XEN"; done
     exit 0
 fi
 diag "base: $(basename "$tarball")"
@@ -103,6 +109,39 @@ check "the flask fix is posted on its own, with its Fixes: tag and the sender's 
 rc=$?
 check "... and applies to the pristine tree" test $rc -eq 0
 [ $rc -eq 0 ] || sed "s/^/# /" "$tmp/own.log"
+
+# Files that grow across patches: the ring's commit builds the ring
+# alone, the end has the overlay's Makefile.
+at() {  # at SUBJECT-PREFIX: the first commit whose subject starts so
+    g log --reverse --format='%H %s' series-base..series-head | awk -v s="$1" 'index($0, s) == 42 { print $1; exit }'
+}
+ring=$(at 'xen/profile: add the per-pCPU sample ring')
+check "the ring's commit builds the ring alone (its Makefile: $(g show "$ring:xen/common/profile/Makefile" 2>/dev/null | tr '\n' ' '))" \
+    test "$(g show "$ring:xen/common/profile/Makefile" 2>/dev/null)" = "obj-y += ring.o"
+check "at the end every new file is the overlay's" \
+    sh -c "cd '$repo' && git ls-files -- xen tools docs | while read -r f; do
+               git -C '$tmp/out.git' cat-file -e series-head:\"\$f\" 2>/dev/null || continue
+               git -C '$tmp/out.git' show series-head:\"\$f\" | cmp -s - \"\$f\" || { echo \"\$f\"; exit 1; }
+           done"
+# The PMU source is offered (request.c calls arch_profile_pmu_source())
+# only after what makes its NMIs and its counters safe.
+offered=$(at 'xen/profile: offer the PMU source')
+order=$(g log --reverse --format='%s' series-base.."$offered" |
+        grep -n -E '^(x86/traps: claim|x86/vpmu: refuse|xen/arm: a domain with vpmu|xen/arm: let the profiler|xen/profile: offer)' |
+        cut -d: -f1 | tr '\n' ' ')
+check "the PMU source is offered after the NMI hook and the vPMU exclusions (x86, Arm)" \
+    sh -c "test \$(echo '$order' | wc -w) -eq 5 &&
+           ! git -C '$tmp/out.git' grep -q arch_profile_pmu_source '$offered^' -- xen/common/profile/request.c &&
+           git -C '$tmp/out.git' grep -q arch_profile_pmu_source '$offered' -- xen/common/profile/request.c"
+
+# A growth hunk whose context the overlay's file no longer has stops it.
+cp -r "$repo" "$tmp/repo2"
+sed -i 's/^obj-y += ring.o$/obj-y += ring.o  # edited/' "$tmp/repo2/xen/common/profile/Makefile"
+"$tmp/repo2/scripts/make-series.sh" "$tarball" "$tmp/out2" > "$tmp/log2" 2>&1
+rc=$?
+check "a growth hunk that no longer reverses stops it (status $rc), naming the patch" \
+    sh -c "test $rc -ne 0 && grep -q 'error: 0[0-9]*-.*: its hunks on the files of 0004-.* do not reverse' '$tmp/log2'"
+sed 's/^/# /' "$tmp/log2" | head -n 3
 
 # A subject over 72 columns stops it, naming the patch.
 p=$(ls "$repo"/patches/4.22/0013-*.patch)
