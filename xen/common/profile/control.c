@@ -34,9 +34,6 @@
 
 #include "private.h"
 
-struct profile_cpu *__read_mostly profile_cpus;
-struct profile_config __read_mostly profile_session;
-
 static unsigned int state = XEN_SYSCTL_PROFILE_STATE_IDLE;
 static const struct profile_source *source;
 static uint64_t start_stamp, stop_stamp;   /* get_cycles() */

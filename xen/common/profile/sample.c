@@ -20,6 +20,13 @@
 
 #include "private.h"
 
+/*
+ * Every pCPU's state, allocated by the first start (control.c) and never
+ * freed, and the session's configuration: what the sample path reads.
+ */
+struct profile_cpu *__read_mostly profile_cpus;
+struct profile_config __read_mostly profile_session;
+
 /* The pCPU state of a sample in progress on this pCPU. */
 static struct profile_cpu *this_sample(void)
 {
