@@ -14,8 +14,8 @@
  *   reserved to EL2, enabled by MDCR_EL2.HPME (with FEAT_HPMN0; without
  *   it HPMN 0 is CONSTRAINED UNPREDICTABLE and PMCR_EL0.E may enable it
  *   too): HPME is set while this pCPU samples, and the context switch
- *   keeps it (asm/profile.h, patch "xen/arm: let the profiler's event
- *   counter count...").
+ *   keeps it (profile_mdcr_el2() in asm/profile.h, which ctxt_switch_to()
+ *   ORs into MDCR_EL2).
  * ref-cycles has no PMUv3 event and is refused
  * (XEN_SYSCTL_PROFILE_REASON_NO_EVENT).
  *
