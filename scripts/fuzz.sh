@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # fuzz.sh: build the libFuzzer harnesses of libxenprofile
-# (tools/tests/xenprofile-fuzz: data file reader, record decoder, folded
+# (tools/fuzz/xenprofile: data file reader, record decoder, folded
 # parsers; clang with ASan and UBSan) in $BUILD/fuzz, run each on its saved
 # regression inputs, then fuzz each for FUZZ_SECONDS (60) from the seed
 # corpus.  Crashing inputs are left in $BUILD/fuzz/crash-*; the exit
@@ -33,8 +33,8 @@ if [ -n "$pkgs" ]; then
     apt_install "clang's libFuzzer is" "$pkgs"
 fi
 
-mk() { make -s --no-print-directory -C "$top/tools/tests/xenprofile-fuzz" \
+mk() { make -s --no-print-directory -C "$top/tools/fuzz/xenprofile" \
        O="$out" "$@"; }
-mk all
+mk libfuzzer
 mk regress
 mk FUZZ_SECONDS="$FUZZ_SECONDS" fuzz

@@ -2,7 +2,7 @@
 /*
  * elf-craft.h: a small xen-syms-like ELF64 built byte by byte, for the
  * tests of --xen-syms (test-xensyms.c) and the seeds of the ELF fuzz
- * harness (xenprofile-fuzz/mkseeds.c).  Independent of the library.
+ * harness (tools/fuzz/xenprofile/mkseeds.c).  Independent of the library.
  */
 #ifndef XENPROFILE_ELF_CRAFT_H
 #define XENPROFILE_ELF_CRAFT_H

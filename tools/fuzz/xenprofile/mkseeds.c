@@ -4,8 +4,8 @@
  * DIR/records, DIR/folded and DIR/elf: small synthetic profiles (synth.h)
  * as data files, their record streams, folded text (plain and
  * differential), and crafted xen-syms ELF files (elf-craft.h).
- * The committed corpus/ was made by `make seeds`; the same seeds give
- * the same files.
+ * `make seeds` (and fuzz, regress) runs it at build time: no corpus
+ * is kept in the tree, and the same seeds give the same files.
  *
  * usage: mkseeds DIR
  */
