@@ -46,8 +46,12 @@ for b in "${bases[@]}"; do
     mkdir -p "$d"
     tar -C "$d" --strip-components=1 -xf "$tarball" --wildcards \
         '*/xen/arch/x86/traps.c' '*/xen/common/livepatch.c'
-    p=$(grep -l "^Subject: \[PATCH\] x86/traps: claim the profiler" "$top"/patches/"$name"/[0-9]*.patch)
-    patch -d "$d" -p1 -s --batch --fuzz=0 < "$p"
+    # do_nmi()'s hook, and the livepatch exclusion (its own patch in 4.22)
+    for p in $(grep -l -e "^Subject: \[PATCH\] x86/traps: claim the profiler" \
+                      -e "^Subject: \[PATCH\] livepatch: refuse to apply while the profiler" \
+                      "$top"/patches/"$name"/[0-9]*.patch); do
+        patch -d "$d" -p1 -s --batch --fuzz=0 < "$p"
+    done
     body "$d/xen/arch/x86/traps.c" do_nmi > "$d/do_nmi"
     # The rendezvous: check_for_livepatch_work() in 4.17, split out later.
     lp=do_livepatch_work

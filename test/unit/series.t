@@ -124,13 +124,15 @@ check "at the end every new file is the overlay's" \
                git -C '$tmp/out.git' show series-head:\"\$f\" | cmp -s - \"\$f\" || { echo \"\$f\"; exit 1; }
            done"
 # The PMU source is offered (request.c calls arch_profile_pmu_source())
-# only after what makes its NMIs and its counters safe.
+# only after what makes its NMIs and its counters safe: do_nmi()'s hook,
+# the livepatch exclusion, vPMU's, and on Arm the vpmu domain's and the
+# PMUv3 source with MDCR_EL2 kept across context switches.
 offered=$(at 'xen/profile: offer the PMU source')
 order=$(g log --reverse --format='%s' series-base.."$offered" |
-        grep -n -E '^(x86/traps: claim|x86/vpmu: refuse|xen/arm: a domain with vpmu|xen/arm: let the profiler|xen/profile: offer)' |
+        grep -n -E "^(x86/traps: claim|livepatch: refuse|x86/vpmu: refuse|xen/arm: a domain with vpmu|xen/arm: add the profiler's PMUv3|xen/profile: offer)" |
         cut -d: -f1 | tr '\n' ' ')
-check "the PMU source is offered after the NMI hook and the vPMU exclusions (x86, Arm)" \
-    sh -c "test \$(echo '$order' | wc -w) -eq 5 &&
+check "the PMU source is offered after the NMI hook, the livepatch and vPMU exclusions (x86, Arm)" \
+    sh -c "test \$(echo '$order' | wc -w) -eq 6 &&
            ! git -C '$tmp/out.git' grep -q arch_profile_pmu_source '$offered^' -- xen/common/profile/request.c &&
            git -C '$tmp/out.git' grep -q arch_profile_pmu_source '$offered' -- xen/common/profile/request.c"
 
