@@ -89,40 +89,6 @@ int xenprof_priv_tree_walk(const struct xenprof_tree *t, uint64_t min,
                            xenprof_tree_visit_t fn, void *arg)
     xenprof_hidden;
 
-/*
- * ---------------------------------------------------------------------
- * The report (report-model.c), as printed by xenprof_report_main().
- * ---------------------------------------------------------------------
- */
-#define XENPROF_BY_DOMAIN   (1u << 0)
-#define XENPROF_BY_CPU      (1u << 1)
-
-/* Callee nodes below this share of all samples are left out (perf's). */
-#define XENPROF_CALLGRAPH_MIN_PERMILLE 5
-
-struct xenprof_report_opts {
-    const char *input;                  /* file name shown in the header */
-    const char *filter_desc;            /* "" or e.g. "--cpu 0-3" */
-    bool by_self;                       /* --sort self */
-    size_t top;                         /* rows; 0: all */
-    unsigned int by;                    /* XENPROF_BY_* splits shown */
-    bool callgraph;
-    bool json;
-    size_t bad_lines;                   /* malformed folded lines */
-};
-
-/*
- * Print the report of s (the stack set of d's samples that pass f; d NULL
- * for a folded input: no header, no splits) as text or JSON to out.
- * Returns 0, -EIO on a write error, -ENOMEM or -EBADMSG (corrupt
- * records), with a message in err.
- */
-int xenprof_priv_report(const struct xenprof_data *d,
-                        const struct xenprof_filter *f,
-                        const struct xenprof_stackset *s,
-                        const struct xenprof_report_opts *o, FILE *out,
-                        char *err, size_t errlen) xenprof_hidden;
-
 #endif /* XENPROFILE_TREE_H */
 
 /*

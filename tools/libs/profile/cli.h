@@ -6,7 +6,7 @@
 #ifndef XENPROFILE_CLI_PRIV_H
 #define XENPROFILE_CLI_PRIV_H
 
-#include "calltree.h"
+#include "report.h"
 
 #define EXIT_USAGE   2
 #define DEFAULT_TOP  50

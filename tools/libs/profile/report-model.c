@@ -3,8 +3,8 @@
  * report-model.c: the report of `xenprofile` / `xl profile report`: the
  * profile's header, the Self/Children table of the functions (perf report
  * --children), optionally each function's callees, and the splits of the
- * samples by domain and by pCPU: the model, rendered as text
- * (report-text.c) or JSON (report-json.c).
+ * samples by domain and by pCPU: the model, which report.c renders as
+ * text (report-text.c) or JSON (report-json.c).
  *
  * The functions come from the call tree of the stack set (calltree.c); the
  * splits from a second pass over the records with the same filter, so
@@ -220,41 +220,36 @@ int xenprof_priv_rep_each_func(struct rep *r, const struct rep_func_ops *ops)
     return 0;
 }
 
-int xenprof_priv_report(const struct xenprof_data *d,
-                        const struct xenprof_filter *f,
-                        const struct xenprof_stackset *s,
-                        const struct xenprof_report_opts *o, FILE *out,
-                        char *err, size_t errlen)
+int xenprof_priv_rep_build(struct rep *r, const struct xenprof_filter *f,
+                           const struct xenprof_stackset *s, char *err,
+                           size_t errlen)
 {
-    struct rep r = { .d = d, .o = o, .out = out };
-    int rc = xenprof_priv_tree_build(s, &r.t);
+    const struct xenprof_report_opts *o = r->o;
+    int rc = xenprof_priv_tree_build(s, &r->t);
 
-    rc = rc ?: xenprof_priv_tree_funcs(r.t, o->by_self, &r.fn, &r.nr_fn);
+    rc = rc ?: xenprof_priv_tree_funcs(r->t, o->by_self, &r->fn, &r->nr_fn);
     if ( rc )
-        xenprof_priv_err(err, errlen, rc, "report: out of memory");
-    if ( !rc && d )
+        return xenprof_priv_err(err, errlen, rc, "report: out of memory");
+    if ( r->d )
     {
-        rc = count_splits(&r.sp, d, f, err, errlen);
-        r.secs = xenprof_priv_rep_duration(&d->meta);
-        r.nlost = xenprof_priv_rep_lost(d, &r.sampled);
-        r.nthrottled = xenprof_priv_rep_throttled(d);
-    }
-    if ( !rc )
-    {
-        r.total = xenprof_priv_tree_total(r.t);
-        r.shown = o->top && o->top < r.nr_fn ? o->top : r.nr_fn;
-        rc = o->json ? xenprof_priv_rep_json(&r)
-                     : xenprof_priv_rep_text(&r);
+        rc = count_splits(&r->sp, r->d, f, err, errlen);
         if ( rc )
-            xenprof_priv_err(err, errlen, rc, "report: out of memory");
+            return rc;
+        r->secs = xenprof_priv_rep_duration(&r->d->meta);
+        r->nlost = xenprof_priv_rep_lost(r->d, &r->sampled);
+        r->nthrottled = xenprof_priv_rep_throttled(r->d);
     }
-    if ( !rc && (fflush(out) || ferror(out)) )
-        rc = xenprof_priv_err(err, errlen, -EIO, "report: write error");
-    free(r.sp.dom);
-    free(r.sp.cpu);
-    free(r.fn);
-    xenprof_priv_tree_free(r.t);
-    return rc;
+    r->total = xenprof_priv_tree_total(r->t);
+    r->shown = o->top && o->top < r->nr_fn ? o->top : r->nr_fn;
+    return 0;
+}
+
+void xenprof_priv_rep_free(struct rep *r)
+{
+    free(r->sp.dom);
+    free(r->sp.cpu);
+    free(r->fn);
+    xenprof_priv_tree_free(r->t);
 }
 
 /*

@@ -1,12 +1,35 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * report.h: the report's model (report-model.c) and its two renderings,
- * text (report-text.c) and JSON (report-json.c).  Not installed.
+ * report.h: the report (report.c): its model (report-model.c) and its two
+ * renderings, text (report-text.c) and JSON (report-json.c).  Not
+ * installed.
  */
 #ifndef XENPROFILE_REPORT_H
 #define XENPROFILE_REPORT_H
 
 #include "calltree.h"
+
+/*
+ * ---------------------------------------------------------------------
+ * The report (report.c), as printed by xenprof_report_main().
+ * ---------------------------------------------------------------------
+ */
+#define XENPROF_BY_DOMAIN   (1u << 0)
+#define XENPROF_BY_CPU      (1u << 1)
+
+/* Callee nodes below this share of all samples are left out (perf's). */
+#define XENPROF_CALLGRAPH_MIN_PERMILLE 5
+
+struct xenprof_report_opts {
+    const char *input;                  /* file name shown in the header */
+    const char *filter_desc;            /* "" or e.g. "--cpu 0-3" */
+    bool by_self;                       /* --sort self */
+    size_t top;                         /* rows; 0: all */
+    unsigned int by;                    /* XENPROF_BY_* splits shown */
+    bool callgraph;
+    bool json;
+    size_t bad_lines;                   /* malformed folded lines */
+};
 
 struct dom_row {
     uint32_t domid;
@@ -89,11 +112,37 @@ int xenprof_priv_rep_each_func(struct rep *r, const struct rep_func_ops *ops)
     xenprof_hidden;
 
 /*
+ * Build r's model: the call tree of s and its functions, and with d (NULL
+ * for a folded input) the splits of d's samples that pass f, the
+ * duration, lost and throttled counts.  r has d, o and out set, the rest
+ * zero.  Returns 0, -ENOMEM or -EBADMSG, with a message in err; r is to
+ * be freed either way.
+ */
+int xenprof_priv_rep_build(struct rep *r, const struct xenprof_filter *f,
+                           const struct xenprof_stackset *s, char *err,
+                           size_t errlen) xenprof_hidden;
+
+/* Free what xenprof_priv_rep_build() made.  Never fails. */
+void xenprof_priv_rep_free(struct rep *r) xenprof_hidden;
+
+/*
  * Print the report as text (report-text.c) or as JSON (report-json.c);
  * 0 or -ENOMEM (write errors: see ferror()).
  */
 int xenprof_priv_rep_text(struct rep *r) xenprof_hidden;
 int xenprof_priv_rep_json(struct rep *r) xenprof_hidden;
+
+/*
+ * Print the report of s (the stack set of d's samples that pass f; d NULL
+ * for a folded input: no header, no splits) as text or JSON to out.
+ * Returns 0, -EIO on a write error, -ENOMEM or -EBADMSG (corrupt
+ * records), with a message in err.
+ */
+int xenprof_priv_report(const struct xenprof_data *d,
+                        const struct xenprof_filter *f,
+                        const struct xenprof_stackset *s,
+                        const struct xenprof_report_opts *o, FILE *out,
+                        char *err, size_t errlen) xenprof_hidden;
 
 #endif /* XENPROFILE_REPORT_H */
 
