@@ -232,8 +232,6 @@ struct xenprof_symsrc {
     const char *path;                   /* of the ELF, or NULL */
 };
 
-
-
 /*
  * ---------------------------------------------------------------------
  * Inside the library only (not exported; the unit tests use them).
@@ -281,16 +279,20 @@ uint64_t xenprof_stackset_total(const struct xenprof_stackset *s)
 /*
  * Differential profiles (the report command's --diff): a is "before", b
  * is "after".  The diff folded text has lines "stack count_a count_b"
- * (difffolded.pl).  The SVG is sized by b and coloured red (grew) / blue
- * (shrank) by the difference.
+ * (difffolded.pl); this reads one into a and b.
  */
-int xenprof_write_diff_folded(const struct xenprof_stackset *a,
-                              const struct xenprof_stackset *b, FILE *out)
-    xenprof_hidden;
 int xenprof_stackset_read_diff_folded(FILE *in, struct xenprof_stackset **a,
                                       struct xenprof_stackset **b,
                                       size_t *bad_lines, char *err,
                                       size_t errlen) xenprof_hidden;
+
+/*
+ * Write a and b as diff folded text, or as an SVG sized by b and coloured
+ * red (grew) / blue (shrank) by the difference.
+ */
+int xenprof_write_diff_folded(const struct xenprof_stackset *a,
+                              const struct xenprof_stackset *b, FILE *out)
+    xenprof_hidden;
 int xenprof_write_flamegraph_diff(const struct xenprof_stackset *a,
                                   const struct xenprof_stackset *b,
                                   FILE *out,
