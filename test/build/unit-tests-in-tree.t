@@ -4,17 +4,20 @@
 # Xen's own tools/tests/Makefile builds them (patch "tools/tests: build
 # the sampling profiler's unit tests"): listed in its SUBDIRS, with the
 # tree's public headers (tools/include/xen) and no XEN_PUBLIC_INC given,
-# with every target that Makefile runs in its SUBDIRS.
+# with every target that Makefile runs in its SUBDIRS.  The fuzzing
+# harnesses build as tools/fuzz/Makefile builds them (patch "tools/fuzz:
+# fuzz libxenprofile's readers"): an archive per harness, with the
+# tools' compiler and flags (tools/Rules.mk) when the tree is configured.
 # Out of tree (O=), so that the prepared tree is left as it was.  The
 # 4.17 series does not wire them: skipped there.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/test/lib/tap.sh"
 : "${BUILD:=$top/build}"
 suites="profile profile-pmu profile-arm64 xenprofile"
-plan 6
+plan 7
 tree=$BUILD/xen
 if ! grep -q 'SUBDIRS-.* += xenprofile$' "$tree/tools/tests/Makefile" 2>/dev/null; then
-    for s in listed $suites targets; do skip "$s in tools/tests" "this base's series does not wire the unit tests"; done
+    for s in listed $suites targets fuzz; do skip "$s in tools/tests" "this base's series does not wire the unit tests"; done
     finish
 fi
 missing=
@@ -42,4 +45,13 @@ for s in $suites; do
         tail -n 15 "$out/$s.log" | sed 's/^/# /'
     fi
 done
+mkdir -p "$out/fuzz"
+if grep -q '^SUBDIRS-y += xenprofile$' "$tree/tools/fuzz/Makefile" &&
+   make -s -C "$tree/tools/fuzz/xenprofile" O="$out/fuzz" all > "$out/fuzz.log" 2>&1 &&
+   [ "$(ls "$out"/fuzz/xenprofile-*-fuzzer.a 2>/dev/null | wc -l)" -eq 4 ]; then
+    ok "tools/fuzz/Makefile lists xenprofile, whose 4 archives build in the Xen tree$([ -f "$tree/config/Tools.mk" ] && echo ' (configured: tools/Rules.mk)')"
+else
+    nok "tools/fuzz/Makefile lists xenprofile, whose 4 archives build in the Xen tree"
+    tail -n 15 "$out/fuzz.log" | sed 's/^/# /'
+fi
 finish
