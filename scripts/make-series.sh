@@ -131,11 +131,11 @@ left=$(git ls-files -- xen tools docs | while read -r f; do
 # unless a patch of the series wrote one (the 4.17 series does).
 if g diff --quiet series-base HEAD -- CHANGELOG.md; then
     awk '!done && /^### Added/ {
-             print; print " - On x86 and Arm64, a sampling profiler of the hypervisor itself (CONFIG_XEN_PROFILER):"
-             print "   per-pCPU samples on a timer interrupt or on PMU counter overflows (NMIs on x86),"
-             print "   with frame-pointer stacks, driven by `xl profile` (start, stop, status,"
-             print "   record, report) and read offline by libxenprofile and `xenprofile`"
-             print "   (reports, flame graphs, pprof)."
+             print; print " - On x86 and Arm64, a sampling profiler of the hypervisor itself"
+             print "   (CONFIG_XEN_PROFILER): per-pCPU samples on a timer interrupt or on PMU"
+             print "   counter overflows (NMIs on x86), with frame-pointer stacks, driven by"
+             print "   `xl profile` (start, stop, status, discard, record, report) and read"
+             print "   offline by libxenprofile and `xenprofile` (reports, flame graphs, pprof)."
              done = 1; next }
          { print }' "$work/CHANGELOG.md" > "$out/CHANGELOG.md"
     mv "$out/CHANGELOG.md" "$work/CHANGELOG.md"
