@@ -81,7 +81,8 @@ def main(argv):
                                  check=True, stdout=subprocess.PIPE).stdout.decode().split())
     old = {}
     # A change to Xen's file that an old patch made alike keeps its hunk
-    # as written there (its context may be cut to apply to more bases).
+    # as written there (its context may be cut to apply to more bases);
+    # a hunk on a file of the overlay never does.
     kept = {}
     for name in os.listdir(pdir):
         if name.endswith('.patch'):
@@ -118,7 +119,9 @@ def main(argv):
             if path in overlay and path not in added_by:
                 sys.stderr.write('error: %s changes %s before any commit adds it\n' % (name, path))
                 return 1
-            hunks.append(kept.get((path, changes(text)), text))
+            # A file of the overlay is grown by exact hunks: its context
+            # is the file's, which may have changed since the old patch.
+            hunks.append(text if path in overlay else kept.get((path, changes(text)), text))
         text = 'Subject: [PATCH] %s\n\n%s\n---\n%s' % (subject, body, ''.join(hunks))
         names.append(name)
         open(os.path.join(pdir, name + '.new'), 'w').write(text)
