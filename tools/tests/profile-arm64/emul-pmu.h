@@ -101,6 +101,7 @@ void arm_profile_sample(const struct cpu_user_regs *regs);
 
 /* The headers under test, copied without their #include lines. */
 #define CONFIG_XEN_PROFILER 1
+#define CONFIG_HAS_XEN_PROFILER_PMU 1
 #include "profile-source.h"
 #include "pmu-owner.h"
 #include "asm-profile.h"

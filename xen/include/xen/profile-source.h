@@ -132,7 +132,14 @@ int profile_pmu_check_rate(const struct profile_config *cfg,
                            uint64_t max_period);
 
 /* The PMU source of this architecture, or NULL when it has none. */
+#ifdef CONFIG_HAS_XEN_PROFILER_PMU
 const struct profile_source *arch_profile_pmu_source(void);
+#else
+static inline const struct profile_source *arch_profile_pmu_source(void)
+{
+    return NULL;
+}
+#endif
 
 /*
  * The life cycle the PMU sources share (common/profile/pmu-session.c):

@@ -48,6 +48,7 @@ static always_inline void profile_timer_interrupt(void)
         profile_timer_sample();
 }
 
+#ifdef CONFIG_X86
 /*
  * Hook in do_nmi(), after the NMI callback: claim, sample and re-arm an
  * overflow of the profiler's PMU counter (x86, PMU source).
@@ -59,6 +60,7 @@ unsigned int profile_pmu_nmi(const struct cpu_user_regs *regs);
  * was the profiler's alone: read port 0x61 now?  (At most every 10 ms.)
  */
 bool profile_pmu_nmi_reason_due(void);
+#endif
 
 /*
  * Sampling on NMIs and livepatching exclude each other (common/profile/
@@ -83,6 +85,7 @@ static inline void profile_timer_interrupt(void)
 {
 }
 
+#ifdef CONFIG_X86
 static inline unsigned int profile_pmu_nmi(const struct cpu_user_regs *regs)
 {
     return PROFILE_NMI_NONE;
@@ -92,6 +95,7 @@ static inline bool profile_pmu_nmi_reason_due(void)
 {
     return true;
 }
+#endif
 
 static inline bool profile_nmi_block(void)
 {
