@@ -20,14 +20,11 @@
  * profiles.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/wait.h>
 
 #include <libxl.h>
 #include <libxl_utils.h>
@@ -44,7 +41,7 @@
 
 /* Parse a whole number in [min, max] given to option opt; 0 on success. */
 int parse_num(const char *opt, const char *s, unsigned long long min,
-                     unsigned long long max, unsigned long long *out)
+              unsigned long long max, unsigned long long *out)
 {
     char *end;
 
@@ -307,10 +304,12 @@ int profile_do_start(const char *verb, libxl_profile_params *p,
 static int profile_start(int argc, char **argv)
 {
     static struct option opts[] = { COMMON_LONG_OPTS };
-    libxl_profile_params p = { .max_depth = DEFAULT_DEPTH };
+    libxl_profile_params p;
     libxl_bitmap cpumap;
     int opt, ret = EXIT_FAILURE;
 
+    libxl_profile_params_init(&p);
+    p.max_depth = DEFAULT_DEPTH;
     libxl_bitmap_init(&cpumap);
     SWITCH_FOREACH_OPT(opt, "F:c:s:C:g:b:e:", opts, "profile start", 0) {
     default:
@@ -327,6 +326,7 @@ static int profile_start(int argc, char **argv)
 
  out:
     libxl_bitmap_dispose(&cpumap);
+    libxl_profile_params_dispose(&p);
     return ret;
 }
 

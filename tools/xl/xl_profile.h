@@ -27,7 +27,7 @@ struct dom_entry {
 
 struct state {
     uint64_t start_ns, stop_ns;
-    unsigned int event;             /* LIBXL_PROFILE_EVENT_* started with */
+    unsigned int event;             /* XEN_SYSCTL_PROFILE_EVENT_* at start */
     char spool[256];                /* records drained by `record`, or "" */
     struct dom_entry *doms;
     int nr_doms;
@@ -57,6 +57,7 @@ const char *state_name(int state);
 const char *reason_text(int reason);
 /* "requested" or "auto: <reason>" (a static buffer). */
 const char *why_text(int reason);
+/* The PMU events' names, by XEN_SYSCTL_PROFILE_EVENT_* (0: cycles). */
 #define XL_PROFILE_NR_EVENTS 6
 extern const char *const event_names[XL_PROFILE_NR_EVENTS];
 

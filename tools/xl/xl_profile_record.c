@@ -224,7 +224,7 @@ int profile_record(int argc, char **argv)
 {
     static struct option opts[] = {
         {"data", 1, 0, 'd'}, {"duration", 1, 0, 'D'}, COMMON_LONG_OPTS };
-    libxl_profile_params p = { .max_depth = DEFAULT_DEPTH };
+    libxl_profile_params p;
     const char *data_path = "xenprofile.data", *folded = NULL;
     unsigned long long seconds = 0;
     libxl_bitmap cpumap;
@@ -232,6 +232,8 @@ int profile_record(int argc, char **argv)
     struct state s;
     int opt, status = 0, ret = EXIT_FAILURE;
 
+    libxl_profile_params_init(&p);
+    p.max_depth = DEFAULT_DEPTH;
     libxl_bitmap_init(&cpumap);
     SWITCH_FOREACH_OPT(opt, "F:c:s:C:g:b:e:o:d:D:", opts, "profile record", 0) {
     case 'D':
@@ -279,6 +281,7 @@ int profile_record(int argc, char **argv)
         close(sp.fd);
     free(sp.buf);
     libxl_bitmap_dispose(&cpumap);
+    libxl_profile_params_dispose(&p);
     return ret;
 }
 

@@ -31,7 +31,6 @@ uint64_t now_ns(void)
     return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-
 /* libxl's names of its enumerations (libxl_types.idl), or "unknown". */
 const char *source_name(int source)
 {
