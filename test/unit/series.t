@@ -8,7 +8,8 @@
 #     message names the list address or has a subject over 72 columns or
 #     a body line over 75;
 #   - the series applies with `git am` to the pristine tree;
-#   - the project's local content stays out; the fix posted on its own
+#   - the project's local content stays out, and no file the series adds
+#     names it; the fix posted on its own
 #     is in OUT/own/, with its Fixes: tag, and applies on its own;
 #   - a file a later patch grows (its hunk on the overlay's file) is in
 #     its earlier state in the commit that adds it, and in the overlay's
@@ -93,14 +94,15 @@ check "the $n patches apply with git am to $(basename "$tarball") (status $rc)" 
 check "the project's own content is in no commit (host jobs, build configurations)" \
     sh -c "test -z \"\$(git -C '$tmp/out.git' ls-tree -r --name-only series-head -- tools/profile-jobs \
                        xen/arch/x86/configs/profiler.config docs/misc/osstest.md)\""
-# The documents the series adds speak of xen.git alone: no project
-# target, script, test folder, patch number or virtual host.
-docs=$(git -C "$tmp/out.git" diff --name-only series-base series-head -- docs)
-proj=$(cd "$tmp/out.git" && [ -n "$docs" ] &&
+# The files the series adds (documents, code, tests) speak of xen.git
+# alone: no project target, script, test folder, patch number or
+# virtual host.
+added=$(git -C "$tmp/out.git" diff --name-only --diff-filter=A series-base series-head -- docs tools xen)
+proj=$(cd "$tmp/out.git" && [ -n "$added" ] &&
        grep -n -E 'make (check|bench|fuzz|demo|series|debball)|test/(unit|vhost|browser|arm)/|scripts/|patches/|virtual host|patch 0[0-9]{3}|profile-jobs' \
-           $docs | head -n 3 | tr '\n' ' ')
-check "the documents in the series name nothing of this project's${proj:+ ($proj)}" \
-    test -n "$docs" -a -z "$proj"
+           $added | head -n 3 | tr '\n' ' ')
+check "the files the series adds name nothing of this project's${proj:+ ($proj)}" \
+    test -n "$added" -a -z "$proj"
 own=$(ls "$tmp"/out/own/*.patch 2>/dev/null)
 check "the flask fix is posted on its own, with its Fixes: tag and the sender's sign-off" \
     sh -c "test \$(echo '$own' | wc -w) -eq 1 && grep -q '^Fixes: [0-9a-f]\{12\} (\"' $own &&

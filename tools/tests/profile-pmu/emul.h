@@ -150,7 +150,7 @@ static inline void spin_unlock(spinlock_t *l)
     l->held = false;
 }
 
-/* xen/xenoprof.h (with patches/0011) */
+/* xen/pmu-owner.h */
 #define PMU_OWNER_NONE      0
 #define PMU_OWNER_XENOPROF  1
 #define PMU_OWNER_HVM       2

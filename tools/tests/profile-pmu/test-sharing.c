@@ -6,7 +6,7 @@
  * (do_nmi_crash() swallows every NMI), port 0x61 while every NMI is an
  * overflow, the NMI of an overflow that
  * arrives after stop, vPMU switched on, and a pCPU whose counter cannot
- * be programmed.  do_nmi() is Xen's with patches/0014 (xen-stub.c).
+ * be programmed.  do_nmi() is Xen's, with the profiler's hook (xen-stub.c).
  */
 #include "test.h"
 

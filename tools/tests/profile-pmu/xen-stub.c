@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * xen-stub.c: the parts of Xen the PMU source calls or is called by, over
- * the simulator (see xen-stub.h).  do_nmi() and the watchdog follow Xen
- * 4.17's arch/x86/traps.c (with patches/0014) and arch/x86/nmi.c:
+ * the simulator (see xen-stub.h).  do_nmi() and the watchdog follow Xen's
+ * arch/x86/traps.c (with the profiler's hook) and arch/x86/nmi.c:
  * the callback first, then profile_pmu_nmi(); an NMI neither claims goes
  * to nmi_watchdog_tick() when the watchdog runs (which re-arms its
  * counter whatever happened, counts "alerts" when no nmi_timer tick came

@@ -2,7 +2,7 @@
 /*
  * xen-stub.h: the rest of Xen around the PMU source, over the simulator
  * (xen-stub.c): the NMI callback slot and do_nmi() with the NMI watchdog
- * of Xen 4.17 (arch/x86/nmi.c, arch/x86/traps.c), IPIs, time,
+ * of Xen (arch/x86/nmi.c, arch/x86/traps.c), IPIs, time,
  * x86_profile_sample().  It records what happened to every NMI.
  */
 #ifndef TEST_PMU_XEN_STUB_H
@@ -48,7 +48,7 @@ nmi_callback_t *xen_nmi_callback(void);
 /* The simulated time of this pCPU, in ns, without letting time pass. */
 s_time_t xen_time(void);
 /*
- * XENPMU_mode_set as patches/ leave it (x86/cpu/vpmu.c): set the mode,
+ * XENPMU_mode_set with the profiler (x86/cpu/vpmu.c): set the mode,
  * then refuse (-EBUSY, mode back to off) if the profiler owns the PMU.
  */
 int xen_vpmu_mode_set(unsigned int mode);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * cost.c: the instructions of one sample, for `make bench` (counted by
- * valgrind's callgrind, scripts/bench-sample-cost.sh).  sample_once() is
+ * cost.c: the instructions of one sample, counted by valgrind's
+ * callgrind (valgrind --tool=callgrind --toggle-collect=sample_once).
+ * sample_once() is
  * what a Xen-mode sample runs on the userspace builds of the hypervisor
  * code (the Makefile's copies of unwind.c and ring.c): the in_sample
  * handshake and the record's header as in common/profile/sample.c and

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * pprof-expect.c: the writer side of the independent pprof check
- * (test/unit/pprof-decode.t).  It writes a synthetic profile as pprof and
- * prints what a decoder must find in it, computed here from the library's
- * stack set without the pprof writer:
+ * pprof-expect.c: the writer side of an independent pprof check (by a
+ * decoder that shares no code with the writer).  It writes a synthetic
+ * profile as pprof and prints what a decoder must find in it, computed
+ * here from the library's stack set without the pprof writer:
  *
  *   sample_types samples/count cpu/nanoseconds
  *   period_type cpu/nanoseconds

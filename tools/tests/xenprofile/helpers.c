@@ -186,8 +186,8 @@ bool same_text(const char *got, const char *want)
 
 /*
  * Compare with the expected output data/expected/<name> (same_text());
- * with TEST_REGEN set in the environment, write got there instead
- * (scripts/regen-test-data.sh).
+ * with TEST_REGEN set in the environment, write got there instead (see
+ * data/README).
  */
 bool same_expected(const char *got, const char *name)
 {
