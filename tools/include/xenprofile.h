@@ -8,8 +8,8 @@
  *   - the record stream of XEN_SYSCTL_profile_op read (decoded by byte
  *     offsets, little-endian; see XEN_SYSCTL_profile_op in
  *     xen/include/public/sysctl.h);
- *   - the self-contained data file `xl profile stop` writes
- *     (xenprofile.data: samples, symbol table, domains, metadata);
+ *   - the self-contained data file of a profile (xenprofile.data:
+ *     samples, symbol table, domains, metadata);
  *   - symbolization against the hypervisor's embedded symbol table;
  *   - the stack set, and writers (folded stacks, flame graph, pprof,
  *     script), atomically into files.

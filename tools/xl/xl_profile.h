@@ -57,8 +57,9 @@ const char *state_name(int state);
 const char *reason_text(int reason);
 /* "requested" or "auto: <reason>" (a static buffer). */
 const char *why_text(int reason);
-/* The PMU events' names, by XEN_SYSCTL_PROFILE_EVENT_* (0: cycles). */
+/* The number of XEN_SYSCTL_PROFILE_EVENT_* values (0: cycles). */
 #define XL_PROFILE_NR_EVENTS 6
+/* Their names, for people. */
 extern const char *const event_names[XL_PROFILE_NR_EVENTS];
 
 /*
