@@ -59,7 +59,8 @@
 #define XENPROF_F_BAD_FRAME        (1u << 1)
 #define XENPROF_F_HVM              (1u << 2)
 #define XENPROF_F_IDLE             (1u << 3)
-#define XENPROF_F_NO_STACK         (1u << 4) /* Xen off its stacks: ip[0] only */
+/* Xen was off its stacks: ip[0] only. */
+#define XENPROF_F_NO_STACK         (1u << 4)
 
 #define XENPROF_DOMID_IDLE         0x7fff
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * calltree.h: internal API of the call tree (calltree.c), the report (report-model.c)
- * and the report command (cli.c) of libxenprofile (not installed).
+ * calltree.h: the call tree of libxenprofile (calltree.c), for the report
+ * (not installed).
  *
  * A call tree aggregates a stack set: one node per distinct stack prefix
  * (root first), with the samples whose stack ends there (self) and the

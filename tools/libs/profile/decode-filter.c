@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * decode-filter.c: which samples of a data file an analysis keeps (pCPUs, domain,
- * time window, guest samples).
+ * decode-filter.c: which samples of a data file an analysis keeps (pCPUs,
+ * domain, time window, guest samples).
  *
  * Time is measured from the records' timestamps (the TSC on x86, CNTPCT
  * on Arm): a sample taken at timestamp is (timestamp -

@@ -171,8 +171,9 @@ uint32_t xenprof_priv_crc32(uint32_t crc, const void *buf, size_t len)
     xenprof_hidden;
 
 /*
- * Stack aggregation (stackset-count.c): distinct sample stacks and their counts.
- * A key is the words [head, ip0, ip1, ...]; see stackset-count.c for the head.
+ * Stack aggregation (stackset-count.c): distinct sample stacks and their
+ * counts.  A key is the words [head, ip0, ip1, ...]; see stackset-count.c
+ * for the head.
  */
 struct xenprof_stack {
     uint64_t *key;
@@ -221,8 +222,8 @@ const char *xenprof_priv_symtab_find(const struct xenprof_symtab *t,
 
 /*
  * Where Xen frames get their names when not from the profile's embedded
- * table (--xen-syms, symbolize-elf.h): a symbol table, and addr2line's answers for
- * file:line and inlined frames.
+ * table (--xen-syms, symbolize-elf.h): a symbol table, and addr2line's
+ * answers for file:line and inlined frames.
  */
 struct xenprof_a2l;
 struct xenprof_symsrc {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * symbolize-elf.c: the symbol table and build-id of a xen-syms ELF (--xen-syms),
- * read with the C library only.
+ * symbolize-elf.c: the symbol table and build-id of a xen-syms ELF
+ * (--xen-syms), read with the C library only.
  *
  * Only what is needed is read (pread): the ELF header, the section
  * headers and their names, .symtab and its string table, and the SHT_NOTE

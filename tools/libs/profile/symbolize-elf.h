@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * symbolize-elf.h: the hypervisor's xen-syms ELF as a symbol source (--xen-syms):
- * its symbol table and build-id (symbolize-elf.c, read with the C library only),
- * and file:line and inlined frames from binutils' addr2line run as a
- * child process (symbolize-addr2line.c).  Not installed.
+ * symbolize-elf.h: the hypervisor's xen-syms ELF as a symbol source
+ * (--xen-syms): its symbol table and build-id (symbolize-elf.c, read with
+ * the C library only), and file:line and inlined frames from binutils'
+ * addr2line run as a child process (symbolize-addr2line.c).  Not
+ * installed.
  */
 #ifndef XENPROFILE_ELF_H
 #define XENPROFILE_ELF_H

@@ -8,8 +8,9 @@
  * then 'W', 't', 'w', then the one given first.  A function extends to the
  * next higher address; the last one is given LAST_EXTENT bytes, since the
  * table does not say where text ends.  A table built with sizes (from an
- * ELF symbol table, symbolize-elf.c) ends a function at addr + size instead, unless
- * its size is 0 (assembly labels); aliases get the largest size of theirs.
+ * ELF symbol table, symbolize-elf.c) ends a function at addr + size
+ * instead, unless its size is 0 (assembly labels); aliases get the
+ * largest size of theirs.
  *
  * The embedded table names static symbols "path/file.c#name".  The
  * display name drops the "path/file.c#" prefix, unless another kept

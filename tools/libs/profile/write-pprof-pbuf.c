@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * write-pprof-pbuf.c: protocol buffer encoding into a growing buffer, and a gzip
- * writer that stores its data in uncompressed deflate blocks (see
+ * write-pprof-pbuf.c: protocol buffer encoding into a growing buffer, and
+ * a gzip writer that stores its data in uncompressed deflate blocks (see
  * write-pprof-pbuf.h).
  *
  * Protocol buffers (protobuf.dev, "Encoding"): a message is a sequence of
