@@ -10,6 +10,7 @@
 #     make series gives the edited history back, tree for tree.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/test/lib/tap.sh"
+. "$top/test/lib/series-repo.sh"
 : "${SHARED_XEN:=$top/../shared/xen}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -22,15 +23,9 @@ if [ ! -f "$tarball" ]; then
 fi
 diag "base: $(basename "$tarball")"
 
-# A copy of this checkout (as committed or not), as series.t makes it.
 repo=$tmp/repo
-mkdir -p "$repo"
-(cd "$top" && git ls-files -z --cached --others --exclude-standard | xargs -0 tar -cf - --) | tar -C "$repo" -xf -
-export SOURCE_DATE_EPOCH=1700000000 GIT_CONFIG_NOSYSTEM=1 HOME=$tmp/home
+series_repo "$top" "$repo"
 export FILTER_BRANCH_SQUELCH_WARNING=1
-mkdir -p "$HOME"
-git -C "$repo" init -q && git -C "$repo" add -A &&
-    git -C "$repo" -c user.name=t -c user.email=t@t commit -q -m copy
 git -C "$repo" config user.name "Jane Sender"
 git -C "$repo" config user.email "jane@example.org"
 series() { (cd "$repo" && scripts/make-series.sh "$tarball" "$1") > "$tmp/log" 2>&1; }

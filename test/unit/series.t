@@ -20,6 +20,7 @@
 #   - a patch whose subject is over 72 columns stops it, naming the patch.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/test/lib/tap.sh"
+. "$top/test/lib/series-repo.sh"
 : "${SHARED_XEN:=$top/../shared/xen}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -32,17 +33,8 @@ if [ ! -f "$tarball" ]; then
 fi
 diag "base: $(basename "$tarball")"
 
-# A copy of this checkout (as committed or not) as a repository of its
-# own, so that its patches can be edited and its git config is its own.
 repo=$tmp/repo
-mkdir -p "$repo"
-(cd "$top" && git ls-files -z --cached --others --exclude-standard | xargs -0 tar -cf - --) | tar -C "$repo" -xf -
-git -C "$repo" init -q && git -C "$repo" add -A &&
-    git -C "$repo" -c user.name=t -c user.email=t@t commit -q -m copy
-export SOURCE_DATE_EPOCH=1700000000
-# Nothing of the machine's or the user's git config.
-export GIT_CONFIG_NOSYSTEM=1 HOME=$tmp/home
-mkdir -p "$HOME"
+series_repo "$top" "$repo"
 series() { "$repo/scripts/make-series.sh" "$tarball" "$tmp/out" > "$tmp/log" 2>&1; }
 
 unset SERIES_AUTHOR
