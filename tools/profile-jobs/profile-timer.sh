@@ -29,7 +29,7 @@ one_line_error() {
     diag "$(cat err.txt)"
 }
 
-plan 63
+plan 65
 xl profile discard >/dev/null 2>&1    # a leftover of an aborted run
 check "status says idle" sh -c 'xl profile status | grep -q "^state *: idle"'
 check "stop when idle fails, saying so" \
@@ -268,6 +268,38 @@ check "record saved the samples ($rsaved) and the folded stacks" \
     sh -c "[ '${rsaved:-0}' -gt 0 ] && [ -s record.data ] && [ -s record.folded ]"
 check "record left no spool file and no session" \
     sh -c "! ls record.data.spool.* >/dev/null 2>&1 && xl profile status | grep -q '^state *: idle'"
+
+# The state file names record's spool by its absolute path, so that a
+# data file in a folder whose name has a blank, and a `stop` run from
+# another folder after record was killed, both find the drained samples.
+mkdir -p "spool dir" elsewhere
+xl profile record $src -F "$hz" --duration 2 --data "spool dir/r.data" \
+    > record-blank.txt 2>&1
+blankrc=$?
+cat record-blank.txt
+check "record into a folder named with a blank: exit 0, saved, no spool left" \
+    sh -c "[ $blankrc -eq 0 ] && grep -q '^[0-9]* samples' record-blank.txt &&
+           [ -s 'spool dir/r.data' ] && ! ls 'spool dir'/r.data.spool.* >/dev/null 2>&1"
+[ $blankrc -eq 0 ] || xl profile discard > /dev/null 2>&1
+(cd "spool dir" && exec xl profile record $src -F "$hz" --data rel.data) \
+    > record-kill.txt 2>&1 &
+recpid=$!
+sleep 4
+kill -KILL $recpid
+wait $recpid 2>/dev/null
+spools=$(ls "spool dir"/rel.data.spool.* 2>/dev/null | wc -l)
+xl profile status > status-killed.txt
+kread=$(awk '$1 ~ /^[0-9]+$/ { s += $5 } END { print s + 0 }' status-killed.txt)
+kpend=$(awk '$1 ~ /^[0-9]+$/ { s += $6 } END { print s + 0 }' status-killed.txt)
+(cd elsewhere && xl profile stop --data ../killed.data) > stop-killed.txt 2>&1
+killrc=$?
+ksaved=$(sed -n 's/^\([0-9]*\) samples.*/\1/p' stop-killed.txt)
+cat record-kill.txt status-killed.txt stop-killed.txt
+check "record killed: stop in another folder saves its spool too ($ksaved >= $kread drained + $kpend)" \
+    sh -c "[ $spools -eq 1 ] && [ $killrc -eq 0 ] && [ $kread -gt 0 ] &&
+           [ '${ksaved:-0}' -ge $((kread + kpend)) ] &&
+           ! ls 'spool dir'/rel.data.spool.* >/dev/null 2>&1"
+[ $killrc -eq 0 ] || xl profile discard > /dev/null 2>&1
 
 # record as perf record -a: for --duration seconds, with a status line
 # on a terminal only (pty-run, built beside this job, gives it one).

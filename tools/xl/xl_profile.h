@@ -28,7 +28,8 @@ struct dom_entry {
 struct state {
     uint64_t start_ns, stop_ns;
     unsigned int event;             /* XEN_SYSCTL_PROFILE_EVENT_* at start */
-    char spool[256];                /* records drained by `record`, or "" */
+    char spool[256];                /* absolute path of the records
+                                       drained by `record`, or "" */
     struct dom_entry *doms;
     int nr_doms;
 };
@@ -36,9 +37,12 @@ struct state {
 /* Unix time in ns. */
 uint64_t now_ns(void);
 
-/* Read the state file (missing: empty), write it atomically, free it. */
+/*
+ * Read the state file (missing: empty), write it atomically (0, or -1
+ * after a warning), free it.
+ */
 void state_load(struct state *s);
-void state_save(const struct state *s);
+int state_save(const struct state *s);
 void state_free(struct state *s);
 /* The entry of domid, or NULL. */
 struct dom_entry *state_dom(struct state *s, uint32_t domid);

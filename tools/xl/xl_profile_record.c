@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <libgen.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -211,6 +212,40 @@ static int record_until(char **argv, unsigned long seconds,
 }
 
 /*
+ * Name the spool after data_path in buf (len bytes), as an absolute path
+ * that a `stop` run from another folder finds: "DIR/FILE.spool.PID".
+ * -1 after a warning when it cannot be named (the samples are then only
+ * read at the end).
+ */
+static int spool_name(const char *data_path, char *buf, size_t len)
+{
+    char *dir_copy = strdup(data_path), *base_copy = strdup(data_path);
+    char *dir = dir_copy && base_copy ? realpath(dirname(dir_copy), NULL)
+                                      : NULL;
+    int n = -1, rc = -1;
+
+    if (dir)
+        n = snprintf(buf, len, "%s/%s.spool.%d", strcmp(dir, "/") ? dir : "",
+                     basename(base_copy), (int)getpid());
+    if (!dir)
+        fprintf(stderr, "xl profile record: warning: cannot find the folder "
+                "of %s: %s; samples will only be read at the end\n",
+                data_path, strerror(errno));
+    else if (n < 0 || (size_t)n >= len || strchr(buf, '\n'))
+        fprintf(stderr, "xl profile record: warning: no spool beside %s "
+                "(its path is over %zu bytes or holds a newline); samples "
+                "will only be read at the end\n", data_path, len - 1);
+    else
+        rc = 0;
+    if (rc)
+        buf[0] = '\0';
+    free(dir);
+    free(dir_copy);
+    free(base_copy);
+    return rc;
+}
+
+/*
  * record: start, record (while a command runs, until SIGINT or SIGTERM,
  * or for --duration seconds), stop and save, as `perf record`.  The rings
  * are drained every second into a spool file beside the data file (named
@@ -257,15 +292,22 @@ int profile_record(int argc, char **argv)
         goto out_signals;
 
     state_load(&s);
-    snprintf(s.spool, sizeof(s.spool), "%s.spool.%d", data_path,
-             (int)getpid());
-    sp.fd = open(s.spool, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (sp.fd < 0)
-        fprintf(stderr, "xl profile record: warning: cannot create %s: %s; "
-                "samples will only be read at the end\n", s.spool,
-                strerror(errno));
-    else
-        state_save(&s);
+    if (!spool_name(data_path, s.spool, sizeof(s.spool))) {
+        sp.fd = open(s.spool, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (sp.fd < 0)
+            fprintf(stderr, "xl profile record: warning: cannot create %s: "
+                    "%s; samples will only be read at the end\n", s.spool,
+                    strerror(errno));
+        else if (state_save(&s)) {
+            /* A spool the state does not name would never be saved. */
+            fprintf(stderr, "xl profile record: warning: no spool without "
+                    "the state file; samples will only be read at the "
+                    "end\n");
+            close(sp.fd);
+            sp.fd = -1;
+            unlink(s.spool);
+        }
+    }
     state_free(&s);
 
     if (!record_until(argv + optind, seconds, &sp, &status) &&

@@ -111,7 +111,7 @@ static struct dom_entry *state_add_dom(struct state *s, uint32_t domid)
 void state_load(struct state *s)
 {
     FILE *f = fopen(STATE_FILE, "r");
-    char line[256], name[64], uuid[33];
+    char line[512], name[64], uuid[33];
     unsigned long long v;
     unsigned int domid, i;
 
@@ -119,14 +119,20 @@ void state_load(struct state *s)
     if (!f)
         return;
     while (fgets(line, sizeof(line), f)) {
-        if (sscanf(line, "start %llu", &v) == 1)
+        if (!strncmp(line, "spool ", 6)) {
+            /* The rest of the line: a path may hold blanks. */
+            size_t n = strcspn(line + 6, "\n");
+
+            if (n < sizeof(s->spool)) {
+                memcpy(s->spool, line + 6, n);
+                s->spool[n] = '\0';
+            }
+        } else if (sscanf(line, "start %llu", &v) == 1)
             s->start_ns = v;
         else if (sscanf(line, "stop %llu", &v) == 1)
             s->stop_ns = v;
         else if (sscanf(line, "event %llu", &v) == 1)
             s->event = v < XL_PROFILE_NR_EVENTS ? v : 0;
-        else if (sscanf(line, "spool %255s", s->spool) == 1)
-            continue;
         else if (sscanf(line, "dom %u %32s %63s", &domid, uuid, name) >= 2) {
             struct dom_entry *e = state_add_dom(s, domid);
 
@@ -161,14 +167,17 @@ static int fill_state(FILE *f, void *arg, char *err, size_t errlen)
     return 0;
 }
 
-/* Write the state file atomically; a failure is only a warning. */
-void state_save(const struct state *s)
+/* Write the state file atomically: 0, or -1 after a warning. */
+int state_save(const struct state *s)
 {
     char err[512];
 
     if (xenprof_write_file(STATE_FILE, 0600, fill_state, (void *)s, err,
-                           sizeof(err)))
+                           sizeof(err))) {
         fprintf(stderr, "xl profile: warning: %s\n", err);
+        return -1;
+    }
+    return 0;
 }
 
 /*
