@@ -3,4 +3,6 @@
 # libxenprofile unit tests (tools/tests/xenprofile), TAP passed through.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/test/lib/c-suite.sh"
-c_suite xenprofile "the libxenprofile unit tests"
+# The flame graph corpus (inferno's SVGs) is the one beside the checkout.
+XENPROFILE_CORPUS=${XENPROFILE_CORPUS:-$(cd "$top/.." && pwd)/shared/corpus/flamegraph} \
+    c_suite xenprofile "the libxenprofile unit tests"

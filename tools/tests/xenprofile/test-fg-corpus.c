@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * test-fg-corpus.c: our flame graphs against inferno's, on the cases of
- * the external corpus (shared/corpus/flamegraph, see its README.md): the
+ * test-fg-corpus.c: our flame graphs against inferno's, on a corpus of
+ * cases kept outside Xen's tree, named by $XENPROFILE_CORPUS: a folder
+ * per case with its folded input and the SVG inferno drew from it.  The
  * same input must give the same set of (depth, name, fg:x, fg:w) frames.
- * The corpus is found at $XENPROFILE_CORPUS, or else beside the
- * repository (<repo>/../shared/corpus/flamegraph, from this file's
- * path); without it the checks are skipped.  Also the writer's speed on
- * a large synthetic input, as a diagnostic.
+ * Without a corpus the checks are skipped.  Also the writer's speed on a
+ * large synthetic input, as a diagnostic.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -20,19 +19,12 @@
 
 #define MAX_CASES 64
 
-/* The corpus folder into buf. */
+/* The corpus folder into buf ("" without one). */
 static const char *corpus(char *buf, size_t len)
 {
     const char *env = getenv("XENPROFILE_CORPUS");
-    const char *slash = strrchr(__FILE__, '/');
 
-    if ( env && *env )
-        snprintf(buf, len, "%s", env);
-    else if ( slash )
-        snprintf(buf, len, "%.*s/../../../../shared/corpus/flamegraph",
-                 (int)(slash - __FILE__), __FILE__);
-    else
-        snprintf(buf, len, "../../../../shared/corpus/flamegraph");
+    snprintf(buf, len, "%s", env ? env : "");
     return buf;
 }
 
@@ -258,8 +250,8 @@ void test_fg_corpus(void)
 
     if ( stat(corpus(dir, sizeof(dir)), &st) || !S_ISDIR(st.st_mode) )
     {
-        tap_diag("flame graph corpus not found at %s (set "
-                 "XENPROFILE_CORPUS to its folder)", dir);
+        tap_diag("flame graph corpus %s%s (XENPROFILE_CORPUS names its "
+                 "folder)", dir, dir[0] ? " not found" : "not given");
         tap_skip("corpus absent", "flamegraph corpus: frames as inferno's");
         tap_skip("corpus absent", "flamegraph corpus bad-lines");
         tap_skip("corpus absent", "flamegraph corpus empty");
