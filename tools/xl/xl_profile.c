@@ -330,7 +330,7 @@ static int profile_start(int argc, char **argv)
     return ret;
 }
 
-/* "4.22.0" of the running hypervisor, or "?". */
+/* The running hypervisor's version ("4.22.0"), or "?". */
 static const char *xen_version(char *buf, size_t len)
 {
     const libxl_version_info *vi = libxl_get_version_info(ctx);

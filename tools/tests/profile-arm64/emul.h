@@ -3,7 +3,7 @@
  * emul.h: what the Arm profiler sources under test take from Xen, in
  * userspace.  The Makefile copies unwind.c, unwind.h, mode.h,
  * unwind-roots.c and profile-unwind.h without their #include lines; the
- * .c files include this header first.  The layouts are Xen 4.22's
+ * .c files include this header first.  The layouts are the tree's
  * (arch/arm/include/asm/arm64/processor.h, asm/current.h), checked by the
  * asserts below against the offsets of arm64/asm-offsets.c.
  */

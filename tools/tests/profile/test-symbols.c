@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test-symbols.c: XEN_SYSCTL_PROFILE_symbols (xen/common/profile/symbols.c)
- * against a symbol table read as Xen 4.22's xensyms_read() reads it: an
- * END marker in the last entry makes it skip to the end, return 0 and
- * set neither type nor address.  Every entry copied out must be a real
- * symbol, and every byte of it set.
+ * against a symbol table read as xen/common/symbols.c's xensyms_read()
+ * reads it: an END marker in the last entry makes it skip to the end,
+ * return 0 and set neither type nor address.  Every entry copied out
+ * must be a real symbol, and every byte of it set.
  */
 #include "emul-common.h"
 #include "tap.h"
@@ -18,7 +18,7 @@ struct sym {
 static const struct sym *table;
 static uint32_t table_len;
 
-/* As xen/common/symbols.c in 4.22, on the table above. */
+/* As xen/common/symbols.c does, on the table above. */
 int xensyms_read(uint32_t *symnum, char *type, unsigned long *address,
                  char *name)
 {
