@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * synth.h: synthetic hypervisor profiles for the benchmark and for the
- * pprof decoder check, built in memory from a seed (the same seed gives
- * the same profile on every host).
+ * synth.h: synthetic hypervisor profiles, built in memory from a seed
+ * (the same seed gives the same profile on every host): the fuzzers'
+ * seeds, and profiles of any size for benchmarks.
  */
 #ifndef XENPROFILE_SYNTH_H
 #define XENPROFILE_SYNTH_H
