@@ -86,7 +86,10 @@ mapfile -t all < <(plist "$([ "${SERIES_LOCAL:-0}" = 1 ] && echo applied || echo
 n=0
 for p in "${all[@]}"; do
     msg "patches/$dir/$p"
-    patch -d "$work" -p1 -s --batch --forward --fuzz=0 < "patches/$dir/$p"
+    # A patch that only adds new files has no hunk.
+    if grep -q '^--- ' "patches/$dir/$p"; then
+        patch -d "$work" -p1 -s --batch --forward --fuzz=0 < "patches/$dir/$p"
+    fi
     # The new files that go with it, as they are before the later patches
     # of the series grow them: the overlay's copy, each later patch's
     # hunks on them reversed, last patch first.
