@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * pmu.h: the profiler's PMU driver (pmu.c) and the narrow hardware
- * interface it is written against.
+ * pmu.h: the profiler's PMU driver (pmu-detect.c, pmu.c) and the narrow
+ * hardware interface it is written against.
  *
- * pmu.c holds all the PMU logic (detection, event to counter mapping,
- * programming, overflow handling, frequency mode) and touches the hardware
- * only through the profile_pmu_hw_*() functions below.  In Xen they are
- * MSR, CPUID and local APIC accesses (the port, pmu-hw.c); in
- * tools/tests/profile-pmu they are a simulated PMU, linked in its place,
- * so that the very same pmu.c and pmu-source.c are tested without
- * hardware.
+ * The driver holds all the PMU logic (detection and event to counter
+ * mapping in pmu-detect.c; programming, overflow handling and frequency
+ * mode in pmu.c) and touches the hardware only through the
+ * profile_pmu_hw_*() functions below.  In Xen they are MSR, CPUID and
+ * local APIC accesses (the port, pmu-hw.c); a userspace test can link a
+ * simulated PMU in their place, so that the very same driver is tested
+ * without hardware.
  */
 #ifndef X86_PROFILE_PMU_H
 #define X86_PROFILE_PMU_H
@@ -56,6 +56,12 @@ uint64_t profile_pmu_hw_tsc(void);
 #define PMU_EVNTSEL_EN              (1ULL << 22)
 
 /* ---- The driver ---- */
+
+/* The bits of a counter width bits wide. */
+static inline uint64_t pmu_width_mask(unsigned int width)
+{
+    return width >= 64 ? ~0ULL : (1ULL << width) - 1;
+}
 
 enum pmu_vendor {
     PMU_VENDOR_NONE,
