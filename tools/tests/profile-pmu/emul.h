@@ -152,9 +152,10 @@ static inline void spin_unlock(spinlock_t *l)
 
 /* xen/pmu-owner.h */
 #define PMU_OWNER_NONE      0
-#define PMU_OWNER_XENOPROF  1
-#define PMU_OWNER_HVM       2
-#define PMU_OWNER_PROFILER  3
+#define PMU_OWNER_HVM       1
+#define PMU_OWNER_PROFILER  2
+/* The tests' stand-in for any other exclusive owner. */
+#define PMU_OWNER_OTHER     3
 int acquire_pmu_ownership(int pmu_ownership);
 void release_pmu_ownership(int pmu_ownership);
 bool pmu_owned_by(int pmu_ownership);

@@ -36,9 +36,9 @@ struct profile_config test_cfg(unsigned int event, uint64_t period,
 
 bool test_pmu_free(void)
 {
-    if ( !acquire_pmu_ownership(PMU_OWNER_XENOPROF) )
+    if ( !acquire_pmu_ownership(PMU_OWNER_OTHER) )
         return false;
-    release_pmu_ownership(PMU_OWNER_XENOPROF);
+    release_pmu_ownership(PMU_OWNER_OTHER);
     return true;
 }
 

@@ -52,14 +52,14 @@ static void refusals(void)
            "source: vPMU enabled: -EBUSY, VPMU (%d, %u)", rc, reason);
     vpmu_mode = XENPMU_MODE_OFF;
 
-    tap_ok(acquire_pmu_ownership(PMU_OWNER_XENOPROF), "source: xenoprof "
-           "takes the PMU");
+    tap_ok(acquire_pmu_ownership(PMU_OWNER_OTHER), "source: another "
+           "owner takes the PMU");
     rc = check(XEN_SYSCTL_PROFILE_EVENT_CYCLES, 100000, 0, &reason);
     tap_ok(rc == -EBUSY && reason == XEN_SYSCTL_PROFILE_REASON_PMU_BUSY &&
            !xen_nmi_callback() && glue_probe_result() == 1,
-           "source: another owner (xenoprof) has the PMU: -EBUSY, PMU_BUSY "
+           "source: another owner has the PMU: -EBUSY, PMU_BUSY "
            "(%d, %u), nothing probed", rc, reason);
-    release_pmu_ownership(PMU_OWNER_XENOPROF);
+    release_pmu_ownership(PMU_OWNER_OTHER);
     tap_ok(acquire_pmu_ownership(PMU_OWNER_HVM), "source: an HVM vPMU "
            "takes the PMU");
     rc = check(XEN_SYSCTL_PROFILE_EVENT_CYCLES, 100000, 0, &reason);
@@ -310,7 +310,7 @@ static void lifecycle(unsigned int i, bool watchdog)
     tap_ok(!bad, "lifecycle %s: stopped everywhere: every MSR and LVTPC of "
            "every pCPU as before start", name);
     tap_ok(test_pmu_free() && !xen_nmi_callback() && !glue_nr_started(),
-           "lifecycle %s: PMU released (xenoprof can take it), NMI "
+           "lifecycle %s: PMU released (another owner can take it), NMI "
            "callback slot still free", name);
     for ( cpu = 0; cpu < SIM_NR_CPUS; cpu++ )
         samples[cpu] = xen_stats[cpu].samples;

@@ -35,7 +35,7 @@ void test_setup(const struct sim_model *m, unsigned int nr_cpus,
 /* A profile_config for the PMU source. */
 struct profile_config test_cfg(unsigned int event, uint64_t period,
                                unsigned int frequency);
-/* Is the PMU free: can xenoprof take it (and give it back)? */
+/* Is the PMU free: can another owner take it (and give it back)? */
 bool test_pmu_free(void);
 /*
  * Compare two snapshots of a pCPU; report the differences (except the

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * pmu-owner.h: who owns the performance counters (common/pmu-owner.c):
- * nobody, xenoprof (Xen before 4.22), HVM guests' vPMU (reference
- * counted), or the sampling profiler.  Whoever cannot acquire them must
- * not touch them.
+ * nobody, HVM guests' vPMU (reference counted), or the sampling
+ * profiler.  Whoever cannot acquire them must not touch them.
  */
 #ifndef XEN_PMU_OWNER_H
 #define XEN_PMU_OWNER_H
@@ -11,9 +10,8 @@
 #include <xen/types.h>
 
 #define PMU_OWNER_NONE          0
-#define PMU_OWNER_XENOPROF      1   /* Xen before 4.22 */
-#define PMU_OWNER_HVM           2
-#define PMU_OWNER_PROFILER      3
+#define PMU_OWNER_HVM           1
+#define PMU_OWNER_PROFILER      2
 
 #ifdef CONFIG_XEN_PROFILER
 /* 1 when granted (HVM is reference counted), else 0. */
