@@ -62,18 +62,6 @@ unsigned int profile_pmu_nmi(const struct cpu_user_regs *regs);
 bool profile_pmu_nmi_reason_due(void);
 #endif
 
-/*
- * Sampling on NMIs and livepatching exclude each other (common/profile/
- * nmi.c).  A PMU source takes a reference while it probes or samples
- * (0, or -EBUSY while a livepatch is applied); the livepatch rendezvous
- * blocks them before it masks NMIs (false: a source holds a reference,
- * refuse) and unblocks after.
- */
-int profile_nmi_get(void);
-void profile_nmi_put(void);
-bool profile_nmi_block(void);
-void profile_nmi_unblock(void);
-
 #else
 
 static inline int profile_sysctl(struct xen_sysctl_profile_op *op)
@@ -97,6 +85,21 @@ static inline bool profile_pmu_nmi_reason_due(void)
 }
 #endif
 
+#endif /* CONFIG_XEN_PROFILER */
+
+#if defined(CONFIG_XEN_PROFILER) && defined(CONFIG_X86)
+/*
+ * Sampling on NMIs and livepatching exclude each other (common/profile/
+ * nmi.c).  A PMU source takes a reference while it probes or samples
+ * (0, or -EBUSY while a livepatch is applied); the livepatch rendezvous
+ * blocks them before it masks NMIs (false: a source holds a reference,
+ * refuse) and unblocks after.  Nothing samples on NMIs elsewhere.
+ */
+int profile_nmi_get(void);
+void profile_nmi_put(void);
+bool profile_nmi_block(void);
+void profile_nmi_unblock(void);
+#else
 static inline bool profile_nmi_block(void)
 {
     return true;
@@ -105,7 +108,6 @@ static inline bool profile_nmi_block(void)
 static inline void profile_nmi_unblock(void)
 {
 }
-
-#endif /* CONFIG_XEN_PROFILER */
+#endif
 
 #endif /* XEN_PROFILE_H */
