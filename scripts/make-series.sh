@@ -203,8 +203,20 @@ SUPPORT.md.
 No MAINTAINERS entry is proposed: who looks after these files is for the
 sender and the maintainers to agree on.
 
+This is the first posting of this series.  It follows the RFC "Xen
+flamegraph (hypervisor stacktrace profile) support" (Edwin Török, 25 Jul
+2025, <cover.1753372928.git.edwin.torok@cloud.com>), which had dom0's
+perf take the samples through vPMU and needed Linux patches.  Here Xen
+takes and keeps them, with no guest change, on a timer where no PMU can
+be used, and on Arm64 too; docs/designs/profiler.md ("Alternatives
+considered") gives the reasons and the figures.
+
 What each patch does:
 '''.replace('@VER@', ver))
+# The blurb is UTF-8 (a name): say so, as format-patch would have.
+if 'Content-Type:' not in s.split('\n\n', 1)[0]:
+    s = s.replace('\n\n', '\nMIME-Version: 1.0\nContent-Type: text/plain; '
+                  'charset=UTF-8\nContent-Transfer-Encoding: 8bit\n\n', 1)
 open(path, 'w').write(s)
 EOF
 # What each patch does: its subject and the first sentence of its body.
