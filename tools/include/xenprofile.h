@@ -259,8 +259,10 @@ struct xenprof_filter {
 };
 
 /*
- * Where function names come from: NULL is the profile's embedded symbol
- * table.  `xenprofile --xen-syms` passes the xen-syms ELF instead.
+ * Where function names come from.  Callers of this library pass NULL,
+ * the profile's embedded symbol table; the report command
+ * (xenprof_report_main(), --xen-syms) builds other sources inside the
+ * library, which is why the functions below take one.
  */
 struct xenprof_symsrc;
 
@@ -276,7 +278,8 @@ int xenprof_stackset_from_data(const struct xenprof_data *d,
 
 /*
  * Parse folded text ("frame;frame;... COUNT" per line; COUNT a whole
- * number; CRLF accepted; identical stacks merged).  Malformed lines are
+ * number, or a fraction rounded to one as flamegraph.pl's input may
+ * have; CRLF accepted; identical stacks merged).  Malformed lines are
  * skipped and counted in *bad_lines (may be NULL).  Returns 0; -ENODATA
  * when no valid line was found (empty input is an error, not an empty
  * profile); -EIO on a read error; -ENOMEM.
