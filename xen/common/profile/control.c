@@ -655,9 +655,10 @@ int profile_sysctl(struct xen_sysctl_profile_op *op)
 
     case XEN_SYSCTL_PROFILE_symbols:
         return profile_symbols(&op->u.symbols);
-    }
 
-    return -EOPNOTSUPP;
+    default:
+        return -EOPNOTSUPP;
+    }
 }
 
 /*
@@ -694,6 +695,9 @@ static int cf_check cpu_callback(struct notifier_block *nfb,
 
     case CPU_ONLINE:
         pc->flags |= XEN_SYSCTL_PROFILE_CPU_LEFT_OUT;
+        break;
+
+    default:
         break;
     }
 
