@@ -6,7 +6,7 @@
  * folded stacks, script, report and flame graph.  Stand-ins for addr2line
  * ($XENPROFILE_ADDR2LINE): missing, failing, garbage, exiting without
  * reading (SIGPIPE), answers with discriminators.  Then the real xen-syms
- * of the build tree ($XEN_SYMS) with its profile ($XEN_PROFILE_DATA) if
+ * named by $XEN_SYMS, with a profile of it named by $XEN_PROFILE_DATA, if
  * present: build-id rule, and the time of one addr2line run.
  */
 #include <errno.h>
@@ -292,18 +292,12 @@ void test_xensyms_a2l(void)
     xenprof_priv_elf_free(e);
 }
 
-/* $name, or the file rel of the tree holding this test (in buf). */
-static const char *tree_file(const char *name, const char *rel, char *buf)
+/* The file named by the environment variable name, or NULL. */
+static const char *env_file(const char *name)
 {
     const char *v = getenv(name);
-    const char *cut = strstr(__FILE__, "tools/tests/xenprofile/");
 
-    if ( v && *v )
-        return v;
-    if ( !cut )
-        return NULL;
-    snprintf(buf, TPATH, "%.*s%s", (int)(cut - __FILE__), __FILE__, rel);
-    return buf;
+    return v && *v ? v : NULL;
 }
 
 /* One addr2line run on the distinct Xen addresses of d: timed. */
@@ -370,11 +364,9 @@ static void real_cli(const char *xs, const char *data,
 
 void test_xensyms_real(void)
 {
-    char b1[TPATH], b2[TPATH], err[256];
-    const char *xs = tree_file("XEN_SYMS", "build/xen/xen/xen-syms", b1);
-    const char *data = tree_file("XEN_PROFILE_DATA",
-                                 "build/vhost/profile/results/"
-                                 "xenprofile.data", b2);
+    char err[256];
+    const char *xs = env_file("XEN_SYMS");
+    const char *data = env_file("XEN_PROFILE_DATA");
     struct xenprof_elf *e = NULL;
     struct xenprof_data *d = NULL;
     struct stat st;
