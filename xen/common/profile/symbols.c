@@ -4,8 +4,8 @@
  *
  * The toolstack symbolizes samples offline with the running hypervisor's
  * own table, so no xen-syms file is needed on the host.  XENPF_get_symbol
- * returns one symbol per hypercall (about 7000 here); this fills a whole
- * buffer per call.
+ * returns one symbol per hypercall (a build has thousands); this fills a
+ * whole buffer per call.
  */
 #include <xen/errno.h>
 #include <xen/guest_access.h>
