@@ -312,7 +312,8 @@ int profile_record(int argc, char **argv)
 
     if (!record_until(argv + optind, seconds, &sp, &status) &&
         !save_profile("record", data_path, folded,
-                      (char *)sp.buf + sp.done, sp.len - sp.done))
+                      sp.buf ? (char *)sp.buf + sp.done : NULL,
+                      sp.len - sp.done))
         ret = optind == argc ? EXIT_SUCCESS :
               WIFEXITED(status) ? WEXITSTATUS(status) : EXIT_FAILURE;
 

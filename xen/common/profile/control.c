@@ -4,6 +4,9 @@
  *
  *   IDLE --start--> RUNNING --stop--> STOPPED --release--> IDLE
  *
+ * (STARTING while a start allocates its rings, or frees them when it
+ * fails, across continuations.)
+ *
  * Every sub-op validates its whole argument before changing anything.
  * start, stop and release hold the CPU maps, which excludes CPU hotplug
  * (the CPU notifier below runs with them held for writing); the sysctl

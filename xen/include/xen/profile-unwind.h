@@ -5,7 +5,7 @@
  * a fresh stack is entered with (the roots), and the index that answers
  * "is this return address in a root?" for every frame of a walk.  The
  * table is filled in sysctl context (xen/common/profile/unwind-roots.c)
- * and read by samples in IRQ or NMI context (in_root() below).
+ * and read by samples in IRQ or NMI context (profile_in_root() below).
  */
 #ifndef XEN_PROFILE_UNWIND_H
 #define XEN_PROFILE_UNWIND_H
