@@ -195,10 +195,12 @@ series puts a sampling profiler inside Xen (x86 and Arm64):
 
 Without CONFIG_XEN_PROFILER nothing of it is built and the sysctl
 answers -ENOSYS.  Tested on Xen @VER@ in QEMU (TCG) only, x86_64 and
-Arm64: unit tests of the sample path in userspace (including a simulated
-x86 PMU), a sysctl fuzzer, and end-to-end jobs in dom0; the x86 PMU
-source has not run on Intel or AMD hardware, hence Experimental in
-SUPPORT.md.
+Arm64: by the unit tests of this series (the sample path in userspace,
+a simulated x86 PMU, the library) and, outside it, by a sysctl fuzzer
+and end-to-end jobs in dom0; the x86 PMU source has not run on Intel
+or AMD hardware, hence Experimental in SUPPORT.md.  `xl profile` takes
+verbs (start, stop, status, record, report, discard) rather than
+adding six flat commands.
 
 No MAINTAINERS entry is proposed: who looks after these files is for the
 sender and the maintainers to agree on.
