@@ -391,16 +391,18 @@ static void test_peek(void)
 }
 
 /*
- * A PEEK offset that is not where a record starts is refused with -EINVAL
- * before anything is read: every offset of a ring whose buffer is
- * allocated to its exact size (so that ASan sees a read past its end), the
- * last byte of the buffer included.
+ * A PEEK offset other than 0 and the one the last peek returned is refused
+ * with -EINVAL before anything is read, a record start included (finding
+ * one would take a walk of the ring): every offset of a ring whose buffer
+ * is allocated to its exact size (so that ASan sees a read past its end),
+ * the last byte of the buffer included.
  */
 static void test_peek_offsets(void)
 {
     static const unsigned int sz[] = { 24, 32, 16, 40, 8 };
     /* Record starts after cons, the pad at 24 included, and the end. */
     static const uint64_t starts[] = { 0, 24, 48, 80, 96, 136, 144 };
+    uint64_t refused_starts = 0;
     uint8_t *buf = malloc(256);
     struct profile_ring r;
     uint64_t off, peek, bad = 0, good = 0;
@@ -422,17 +424,20 @@ static void test_peek_offsets(void)
 
         for ( j = 0; j < ARRAY_SIZE(starts); j++ )
             start = start || starts[j] == off;
-        /* Forget where the last peek ended: check the walk, too. */
+        /* Forget where the last peek ended: only 0 is a start then. */
         r.peek_pos = 0;
         peek = off;
         d = rd(&r, sizeof(out), &peek);
-        if ( start ? d.rc != 0 : d.rc != -EINVAL || d.records || peek != off )
+        if ( off ? d.rc != -EINVAL || d.records || peek != off : d.rc != 0 )
             bad++;
         else
             good++;
+        refused_starts += start && off && d.rc == -EINVAL;
     }
-    tap_ok(!bad, "peek at each offset 0..200: -EINVAL, nothing read, unless "
-           "a record starts there (%" PRIu64 " right)", good);
+    tap_ok(!bad && refused_starts == ARRAY_SIZE(starts) - 1,
+           "peek at each offset 1..200: -EINVAL, nothing read, record "
+           "starts (%" PRIu64 ") too; at 0 the records (%" PRIu64 " right)",
+           refused_starts, good);
 
     /* The cursor Xen keeps: a peek resumes where the last one ended. */
     peek = 0;
@@ -604,9 +609,9 @@ static void test_chunks(void)
            "finds");
 
     /*
-     * Every offset a peek may be given, its walk from cons (peek_pos
-     * spoilt) taken across pads and chunks' ends: accepted exactly where
-     * a record or a pad starts, and then it reads from there.
+     * Every offset a peek may be given: without a cursor (peek_pos
+     * spoilt) refused but at 0; as the cursor of an earlier peek, across
+     * pads and chunks' ends, read from where a record or a pad starts.
      */
     {
         static const unsigned int sz[] = { 136, 96, 120, 64, 176, 8, 160 };
@@ -637,17 +642,23 @@ static void test_chunks(void)
             for ( k = 0; k < ARRAY_SIZE(sz) && rstart[k] < r.cons + o; k++ )
                 continue;
             peek = o;
-            r.peek_pos = ~0ULL;                 /* walk from cons */
+            r.peek_pos = ~0ULL;                 /* no cursor */
             d = rd(&r, sizeof(out), &peek);
-            if ( at ? d.rc || (k < ARRAY_SIZE(sz) &&
-                               (!d.records || !isrec(out, sz[k], 10 + k)))
-                    : d.rc != -EINVAL || d.records )
+            if ( o ? d.rc != -EINVAL || d.records : d.rc || !d.records )
+                wrong++;
+            if ( !at )
+                continue;
+            peek = o;
+            r.peek_pos = r.cons + o;            /* an earlier peek's end */
+            d = rd(&r, sizeof(out), &peek);
+            if ( d.rc || (k < ARRAY_SIZE(sz) &&
+                          (!d.records || !isrec(out, sz[k], 10 + k))) )
                 wrong++;
         }
         tap_ok(!wrong && nb > ARRAY_SIZE(sz) + 1,
-               "chunks: a peek at each of the %u offsets, walked from cons, "
-               "is taken exactly at the %u starts of records and pads, and "
-               "reads from there (%u wrong)",
+               "chunks: a peek at each of the %u offsets is refused without "
+               "a cursor but at 0, and resumed at each of the %u starts of "
+               "records and pads reads from there (%u wrong)",
                (unsigned int)(r.prod - r.cons + 1), nb, wrong);
     }
 

@@ -122,25 +122,14 @@ static bool sane_size(const struct profile_ring *r, uint64_t pos,
 }
 
 /*
- * Is pos (absolute, in [cons, prod]) where a record starts?  Either where
- * the last peek stopped, or found by walking the records from cons.
+ * May a peek start at pos (absolute, in [cons, prod])?  Only at the oldest
+ * record or where the last peek stopped: any other record start could only
+ * be found by walking the ring, up to its whole size, in a sysctl.
  */
-static bool at_boundary(const struct profile_ring *r, uint64_t cons,
-                        uint64_t prod, uint64_t pos)
+static bool peek_start(const struct profile_ring *r, uint64_t cons,
+                       uint64_t pos)
 {
-    if ( pos == cons || pos == r->peek_pos )
-        return true;
-    if ( pos & 7 )
-        return false;
-    while ( cons < pos )
-    {
-        unsigned int size = rec_size(r, cons);
-
-        if ( !sane_size(r, cons, size, prod - cons) )
-            return false;
-        cons += size;
-    }
-    return cons == pos;
+    return pos == cons || pos == r->peek_pos;
 }
 
 void profile_ring_drop(struct profile_ring *r)
@@ -198,7 +187,7 @@ int profile_ring_read(struct profile_ring *r, profile_ring_copy_fn *copy,
 
     if ( peek )
     {
-        if ( *peek > prod - cons || !at_boundary(r, cons, prod, cons + *peek) )
+        if ( *peek > prod - cons || !peek_start(r, cons, cons + *peek) )
             return -EINVAL;
         cons += *peek;
     }
