@@ -29,7 +29,7 @@ one_line_error() {
     diag "$(cat err.txt)"
 }
 
-plan 65
+plan 68
 xl profile discard >/dev/null 2>&1    # a leftover of an aborted run
 check "status says idle" sh -c 'xl profile status | grep -q "^state *: idle"'
 check "stop when idle fails, saying so" \
@@ -300,6 +300,57 @@ check "record killed: stop in another folder saves its spool too ($ksaved >= $kr
            [ '${ksaved:-0}' -ge $((kread + kpend)) ] &&
            ! ls 'spool dir'/rel.data.spool.* >/dev/null 2>&1"
 [ $killrc -eq 0 ] || xl profile discard > /dev/null 2>&1
+
+# A verb run during record may rewrite the state file from what it read
+# before record named its spool there: record names it again, and saves
+# the spool's samples whatever the state file says at the end.
+statef=/var/run/xen/xenprofile.state
+[ -e "$statef" ] || statef=/run/xen/xenprofile.state
+xl profile record $src -F "$hz" --data race.data -- sh -c "
+    sleep 2; sed -i '/^spool /d' $statef; sleep 2
+    grep -q '^spool ' $statef && echo named > race-named.txt" \
+    > record-race.txt 2>&1
+racerc=$?
+cat record-race.txt
+check "record whose spool line was dropped names it again and saves it: exit 0, no spool left" \
+    sh -c "[ $racerc -eq 0 ] && [ -s race-named.txt ] && [ -s race.data ] &&
+           ! ls race.data.spool.* >/dev/null 2>&1"
+[ $racerc -eq 0 ] || xl profile discard > /dev/null 2>&1
+
+# A full disk under record: a write into the spool cut short is cut back
+# to the last whole record, and what could not be written is counted as
+# lost; once there is room again, stop saves the spool and what Xen kept.
+mkdir -p full
+if mount -t tmpfs -o size=256k tmpfs full 2>/dev/null; then
+    xl profile record $src -F "$hz" --data full/r.data -- sh -c '
+        sleep 2
+        set -- $(df -P full | tail -n 1)    # $4: KiB available
+        kib=$4
+        head -c $((kib > 4 ? (kib - 4) * 1024 : 0)) /dev/zero > full/filler
+        sleep 3' > record-full.txt 2>&1
+    fullrc=$?
+    flost=$(sed -n 's/.* \([0-9]*\) samples drained from Xen could not.*/\1/p' record-full.txt)
+    xl profile status > status-full.txt
+    fread=$(awk '$1 ~ /^[0-9]+$/ { s += $5 } END { print s + 0 }' status-full.txt)
+    fpend=$(awk '$1 ~ /^[0-9]+$/ { s += $6 } END { print s + 0 }' status-full.txt)
+    rm -f full/filler
+    (cd elsewhere && xl profile stop --data ../full.data) > stop-full.txt 2>&1
+    fstoprc=$?
+    fsaved=$(sed -n 's/^\([0-9]*\) samples.*/\1/p' stop-full.txt)
+    cat record-full.txt status-full.txt stop-full.txt
+    check "record on a full disk fails, says the samples are kept and how many are lost (${flost:-none})" \
+        sh -c "[ $fullrc -ne 0 ] && grep -q 'kept in Xen' record-full.txt"
+    check "with room again, stop saves the spool's and Xen's ($fsaved + ${flost:-0} lost >= $fread read + $fpend)" \
+        sh -c "[ $fstoprc -eq 0 ] && [ $fread -gt 0 ] &&
+               [ \$((${fsaved:-0} + ${flost:-0})) -ge $((fread + fpend)) ] &&
+               ! grep -q 'cannot read' stop-full.txt &&
+               ! ls full/r.data.spool.* >/dev/null 2>&1"
+    [ $fstoprc -eq 0 ] || xl profile discard > /dev/null 2>&1
+    umount full
+else
+    skip "record on a full disk fails, says the samples are kept" "no tmpfs"
+    skip "with room again, stop saves the spool's and Xen's" "no tmpfs"
+fi
 
 # record as perf record -a: for --duration seconds, with a status line
 # on a terminal only (pty-run, built beside this job, gives it one).

@@ -471,7 +471,7 @@ static int profile_stop(int argc, char **argv)
                 argv[optind]);
         return EXIT_FAILURE;
     }
-    return save_profile("stop", data_path, folded, NULL, 0) ?
+    return save_profile("stop", data_path, folded, NULL, NULL, 0) ?
            EXIT_FAILURE : EXIT_SUCCESS;
 }
 

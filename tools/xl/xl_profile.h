@@ -19,6 +19,9 @@
  */
 #define STATE_FILE XEN_RUN_DIR "/xenprofile.state"
 
+/* The longest path the state file holds, its NUL included. */
+#define STATE_PATH_MAX 256
+
 struct dom_entry {
     uint32_t domid;
     uint8_t uuid[16];
@@ -28,7 +31,7 @@ struct dom_entry {
 struct state {
     uint64_t start_ns, stop_ns;
     unsigned int event;             /* XEN_SYSCTL_PROFILE_EVENT_* at start */
-    char spool[256];                /* absolute path of the records
+    char spool[STATE_PATH_MAX];     /* absolute path of the records
                                        drained by `record`, or "" */
     struct dom_entry *doms;
     int nr_doms;
@@ -98,12 +101,14 @@ int profile_record(int argc, char **argv);
 
 /*
  * Stop the session if it runs and save every sample to data_path (and
- * folded, if not NULL) before releasing them in Xen: those of the spool,
+ * folded, if not NULL) before releasing them in Xen: those of the spool
+ * (its path, "" for none, NULL for the one the state file names),
  * pre[0..pre_len) (records already consumed from Xen, if any) and those in
  * Xen.  0, or -1 after a one-line message; the samples in Xen and in the
  * spool are then kept.
  */
 int save_profile(const char *verb, const char *data_path,
-                 const char *folded, const void *pre, size_t pre_len);
+                 const char *folded, const char *spool, const void *pre,
+                 size_t pre_len);
 
 #endif /* XL_PROFILE_H */

@@ -19,6 +19,8 @@
 #include <libxl.h>
 #include <libxl_utils.h>
 
+#include <xenprofile.h>
+
 #include "xl.h"
 #include "xl_utils.h"
 #include "xl_profile.h"
@@ -30,7 +32,8 @@
  * samples stay in Xen.
  */
 struct spool {
-    int fd;
+    int fd;                         /* opened O_APPEND */
+    const char *path;               /* its name, as the state holds it */
     void *buf;                      /* consumed, not yet written */
     size_t len, done;               /* bytes in buf, bytes written */
     uint64_t total;                 /* bytes in the spool file */
@@ -39,7 +42,12 @@ struct spool {
 /* --duration: at most a year. */
 #define MAX_DURATION (366ULL * 24 * 3600)
 
-/* Write what is pending; 0 when nothing is left. */
+/*
+ * Write what is pending; 0 when nothing is left.  buf starts at a record
+ * boundary: when only part of it could be written (a full disk), the
+ * spool is cut back to that boundary, so that it never ends in half a
+ * record, and the whole of buf is written again next time.
+ */
 static int spool_flush(struct spool *sp)
 {
     ssize_t n;
@@ -48,8 +56,14 @@ static int spool_flush(struct spool *sp)
         n = write(sp->fd, (char *)sp->buf + sp->done, sp->len - sp->done);
         if (n < 0 && errno == EINTR)
             continue;
-        if (n <= 0)
+        if (n <= 0) {
+            /* If it cannot be cut, appending the rest later is right. */
+            if (sp->done && !ftruncate(sp->fd, sp->total - sp->done)) {
+                sp->total -= sp->done;
+                sp->done = 0;
+            }
             return -1;
+        }
         sp->done += n;
         sp->total += n;
     }
@@ -74,6 +88,34 @@ static int spool_drain(struct spool *sp)
     /* Even on failure, buf holds consumed records: keep them. */
     rc = libxl_profile_read_all(ctx, 0, &sp->buf, &sp->len);
     return spool_flush(sp) ? -1 : rc;
+}
+
+/* Name sp in s if it is not named there; true when that changed s. */
+static bool note_spool(struct state *s, const struct spool *sp)
+{
+    if (sp->fd < 0 || !strcmp(s->spool, sp->path))
+        return false;
+    snprintf(s->spool, sizeof(s->spool), "%s", sp->path);
+    return true;
+}
+
+/*
+ * After a failed save: keep in the spool what was drained but not yet
+ * written there, or say how many samples that loses.
+ */
+static void spool_keep(struct spool *sp)
+{
+    struct xenprof_sample smp;
+    uint64_t n = 0;
+    size_t off = 0;
+
+    if (sp->done >= sp->len || !spool_flush(sp))
+        return;
+    while (xenprof_decode_next((uint8_t *)sp->buf + sp->done,
+                               sp->len - sp->done, &off, &smp, NULL, 0) > 0)
+        n++;
+    fprintf(stderr, "xl profile record: %"PRIu64" samples drained from Xen "
+            "could not be written to %s: they are lost\n", n, sp->path);
 }
 
 /* SIGINT or SIGTERM seen (the recording's end, or nothing while saving). */
@@ -198,9 +240,12 @@ static int record_until(char **argv, unsigned long seconds,
                     "samples into the spool now; retrying\n");
             warned = true;
         }
-        /* The state file is written (and synced) only when it changes. */
+        /*
+         * The state file is written (and synced) only when it changes; a
+         * verb that rewrote it meanwhile may have dropped the spool.
+         */
         state_load(&s);
-        if (state_note_domains(&s))
+        if (state_note_domains(&s) | note_spool(&s, sp))
             state_save(&s);
         state_free(&s);
         progress_show(&pr, sp);
@@ -246,6 +291,42 @@ static int spool_name(const char *data_path, char *buf, size_t len)
 }
 
 /*
+ * Create the spool beside data_path, named in name (len bytes), and name
+ * it in the state file.  Without it (a warning said why) sp->fd is -1 and
+ * name is "".
+ */
+static void spool_open(struct spool *sp, const char *data_path, char *name,
+                       size_t len)
+{
+    struct state s;
+
+    if (spool_name(data_path, name, len))
+        return;
+    sp->path = name;
+    sp->fd = open(name, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC,
+                  0600);
+    if (sp->fd < 0) {
+        fprintf(stderr, "xl profile record: warning: cannot create %s: %s; "
+                "samples will only be read at the end\n", name,
+                strerror(errno));
+        name[0] = '\0';
+        return;
+    }
+    state_load(&s);
+    note_spool(&s, sp);
+    if (state_save(&s)) {
+        /* A spool the state does not name would never be saved. */
+        fprintf(stderr, "xl profile record: warning: no spool without the "
+                "state file; samples will only be read at the end\n");
+        close(sp->fd);
+        sp->fd = -1;
+        unlink(name);
+        name[0] = '\0';
+    }
+    state_free(&s);
+}
+
+/*
  * record: start, record (while a command runs, until SIGINT or SIGTERM,
  * or for --duration seconds), stop and save, as `perf record`.  The rings
  * are drained every second into a spool file beside the data file (named
@@ -264,7 +345,7 @@ int profile_record(int argc, char **argv)
     unsigned long long seconds = 0;
     libxl_bitmap cpumap;
     struct spool sp = { .fd = -1 };
-    struct state s;
+    char spool[STATE_PATH_MAX] = "";
     int opt, status = 0, ret = EXIT_FAILURE;
 
     libxl_profile_params_init(&p);
@@ -291,31 +372,17 @@ int profile_record(int argc, char **argv)
     if (profile_do_start("record", &p, &cpumap))
         goto out_signals;
 
-    state_load(&s);
-    if (!spool_name(data_path, s.spool, sizeof(s.spool))) {
-        sp.fd = open(s.spool, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-        if (sp.fd < 0)
-            fprintf(stderr, "xl profile record: warning: cannot create %s: "
-                    "%s; samples will only be read at the end\n", s.spool,
-                    strerror(errno));
-        else if (state_save(&s)) {
-            /* A spool the state does not name would never be saved. */
-            fprintf(stderr, "xl profile record: warning: no spool without "
-                    "the state file; samples will only be read at the "
-                    "end\n");
-            close(sp.fd);
-            sp.fd = -1;
-            unlink(s.spool);
-        }
-    }
-    state_free(&s);
+    spool_open(&sp, data_path, spool, sizeof(spool));
 
-    if (!record_until(argv + optind, seconds, &sp, &status) &&
-        !save_profile("record", data_path, folded,
+    if (record_until(argv + optind, seconds, &sp, &status))
+        goto out_signals;
+    if (!save_profile("record", data_path, folded, spool,
                       sp.buf ? (char *)sp.buf + sp.done : NULL,
                       sp.len - sp.done))
         ret = optind == argc ? EXIT_SUCCESS :
               WIFEXITED(status) ? WEXITSTATUS(status) : EXIT_FAILURE;
+    else
+        spool_keep(&sp);
 
  out_signals:
     catch_stop(false);

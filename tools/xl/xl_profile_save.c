@@ -150,6 +150,56 @@ static int stop_session(const char *verb, struct state *s,
 }
 
 /*
+ * The length of the whole records at the start of buf[0..len): all of it
+ * unless a write into the spool was cut short (a disk full, xl killed).
+ * Records that are corrupt in another way are left to the decoder.
+ */
+static size_t whole_records(const uint8_t *buf, size_t len)
+{
+    size_t off = 0, size;
+
+    while (len - off >= XENPROF_REC_HDR_SIZE) {
+        size = buf[off + XENPROF_REC_OFF_SIZE] |
+               (buf[off + XENPROF_REC_OFF_SIZE + 1] << 8);
+        if (size < XENPROF_REC_HDR_SIZE || size % 8)
+            return len;
+        if (size > len - off)
+            break;
+        off += size;
+    }
+    return off;
+}
+
+/*
+ * Add the records of the spool at path (if any) to d; an incomplete last
+ * record is cut off with a warning.  0, or -1 after a message.
+ */
+static int add_spool(const char *verb, struct xenprof_data *d,
+                     const char *path)
+{
+    void *buf = NULL;
+    int len = 0, rc = -1;
+    size_t whole;
+
+    if (!path[0])
+        return 0;
+    if (libxl_read_file_contents(ctx, path, &buf, &len))
+        goto out;
+    whole = whole_records(buf, len);
+    if (whole < (size_t)len)
+        fprintf(stderr, "xl profile %s: warning: %s ends in %zu bytes of "
+                "an incomplete record (a write into it was cut short): "
+                "that record is left out\n", verb, path, (size_t)len - whole);
+    rc = xenprof_data_add_records(d, buf, whole);
+ out:
+    if (rc)
+        fprintf(stderr, "xl profile %s: cannot read the samples drained "
+                "earlier from %s\n", verb, path);
+    free(buf);
+    return rc ? -1 : 0;
+}
+
+/*
  * A profile of every sample: the spool's, pre[0..pre_len) and those in
  * Xen (copied out, not consumed), with its tables.  NULL on failure (a
  * message printed).
@@ -159,27 +209,21 @@ static struct xenprof_data *gather(const char *verb, struct state *s,
                                    const void *pre, size_t pre_len)
 {
     struct xenprof_data *d = xenprof_data_new();
-    void *buf = NULL, *spool = NULL;
+    void *buf = NULL;
     size_t len = 0;
-    int spool_len = 0, rc = -1;
+    int rc = -1;
 
     if (!d || libxl_profile_read_all(ctx, 1, &buf, &len)) {
         fprintf(stderr, "xl profile %s: cannot read the samples\n", verb);
         goto out;
     }
-    if (s->spool[0] && (libxl_read_file_contents(ctx, s->spool, &spool,
-                                                 &spool_len) ||
-                        xenprof_data_add_records(d, spool, spool_len))) {
-        fprintf(stderr, "xl profile %s: cannot read the samples drained "
-                "earlier from %s\n", verb, s->spool);
+    if (add_spool(verb, d, s->spool))
         goto out;
-    }
     rc = xenprof_data_add_records(d, pre, pre_len) ||
          xenprof_data_add_records(d, buf, len) ||
          fill_meta(d, st, s) || fill_tables(d, s);
  out:
     free(buf);
-    free(spool);
     if (rc)
         xenprof_data_free(d);
     return rc ? NULL : d;
@@ -216,14 +260,16 @@ static void print_saved(const struct xenprof_data *d, const char *data_path,
 
 /*
  * Stop the session if it runs, save every sample (those `record` drained
- * into its spool file, pre[0..pre_len) that it drained but could not
- * write there, and those still in Xen, copied without consuming them) to
+ * into its spool file, spool or, when NULL, the one the state file names;
+ * pre[0..pre_len) that it drained but could not write there; and those
+ * still in Xen, copied without consuming them) to
  * data_path and, if asked, folded, and only then release them in Xen and
  * remove the spool.  Returns 0, or -1 after a one-line message; the
  * samples in Xen and in the spool are then kept.
  */
 int save_profile(const char *verb, const char *data_path,
-                 const char *folded, const void *pre, size_t pre_len)
+                 const char *folded, const char *spool, const void *pre,
+                 size_t pre_len)
 {
     libxl_profile_status st;
     struct xenprof_data *d = NULL;
@@ -232,6 +278,9 @@ int save_profile(const char *verb, const char *data_path,
 
     libxl_profile_status_init(&st);
     state_load(&s);
+    /* The state file may have lost it to a verb run meanwhile. */
+    if (spool)
+        snprintf(s.spool, sizeof(s.spool), "%s", spool);
     rc = stop_session(verb, &s, &st);
     if (rc)
         goto out;
