@@ -114,11 +114,14 @@ bool profile_ring_commit(struct profile_ring *r, const void *rec,
  * *peek bytes after the oldest record.  With peek == NULL the records are
  * consumed (*peek == 0 in effect); otherwise nothing is consumed and *peek
  * is advanced past what was copied.  *bytes and *records tell what was
- * copied.  Returns 0 (also at the end), -ENOBUFS when the next record
- * alone exceeds space, -EFAULT from copy() (records before it stay
- * consumed), -EINVAL when *peek is past the end or not where a record
- * starts (nothing is read then).  -EIO, a ring that does not lead to a
- * sane record, cannot happen but for memory corruption.
+ * copied.  A peek starts only at 0 or where the last peek stopped, so
+ * that it never has to find a record start by walking the ring: of two
+ * readers peeking at once, one gets -EINVAL.  Returns 0 (also at the
+ * end), -ENOBUFS when the next record alone exceeds space, -EFAULT from
+ * copy() (records before it stay consumed), -EINVAL when *peek is past
+ * the end or neither 0 nor where the last peek stopped (nothing is read
+ * then).  -EIO, a ring that does not lead to a sane record, cannot
+ * happen but for memory corruption.
  */
 int profile_ring_read(struct profile_ring *r, profile_ring_copy_fn *copy,
                       void *ctx, unsigned int space, uint64_t *peek,
