@@ -455,8 +455,22 @@ static int profile_stop(void)
     if ( !get_cpu_maps() )
         return -ERESTART;
 
+    /*
+     * A source may stop a pCPU with an IPI it waits for: yield between
+     * two pCPUs when asked to, as a start does.  The continuation skips
+     * the pCPUs already quiescent; the session is RUNNING until all are.
+     */
     for ( cpu = 0; cpu < nr_cpu_ids; cpu++ )
+    {
+        if ( !(profile_cpus[cpu].flags & XEN_SYSCTL_PROFILE_CPU_SAMPLED) )
+            continue;
         quiesce_cpu(cpu);
+        if ( hypercall_preempt_check() )
+        {
+            put_cpu_maps();
+            return -ERESTART;
+        }
+    }
     state = XEN_SYSCTL_PROFILE_STATE_STOPPED;
     stop_stamp = get_cycles();
     /*
