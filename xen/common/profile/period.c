@@ -2,7 +2,7 @@
 /*
  * period.c: the frequency mode and the throttling of the PMU sources
  * (xen/profile-source.h), shared by the architectures' drivers and tested
- * in userspace with x86's (tools/tests/profile-pmu).
+ * in userspace with x86's.
  *
  * This file includes only what those tests can provide.
  */

@@ -7,8 +7,7 @@
  * not sampled, and the session goes on without it.  What taking the PMU
  * and programming a pCPU mean is the architecture's.
  *
- * Tested in userspace with x86's source (tools/tests/profile-pmu) and
- * Arm's (tools/tests/profile-arm64).
+ * Tested in userspace with x86's source and with Arm's.
  */
 #include <xen/cpumask.h>
 #include <xen/errno.h>

@@ -4,7 +4,7 @@
  * protocol).
  *
  * This file includes nothing but the ring and the barrier primitives, so
- * that tools/tests/profile builds it unchanged in userspace.
+ * that it builds unchanged in userspace, for unit tests.
  */
 #include <xen/errno.h>
 #include <xen/lib.h>

@@ -4,8 +4,8 @@
  * index (xen/profile-unwind.h), filled in sysctl context while samples
  * may read it.
  *
- * This file includes only what tools/tests/profile can provide, so the
- * same source is tested in userspace with the unwinders.
+ * This file includes only what a userspace test harness can provide, so
+ * the same source is tested there with the unwinders.
  */
 #include <xen/profile-unwind.h>
 #include <xen/string.h>

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * mode.h: the guest mode of an Arm sample, from the PSTATE (SPSR_EL2)
- * saved by Xen's entry code.  Included by sample.c and by the userspace
- * tests (tools/tests/profile-arm64).
+ * saved by Xen's entry code.  Included by sample.c, and by userspace
+ * tests.
  */
 #ifndef ARM_PROFILE_MODE_H
 #define ARM_PROFILE_MODE_H

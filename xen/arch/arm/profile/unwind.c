@@ -18,8 +18,8 @@
  * [sp, bottom of that stack).  show_trace() in arch/arm/traps.c uses the
  * same bounds, without the alignment, depth and direction checks.
  *
- * This file includes only what tools/tests/profile-arm64 can provide, so
- * the same source is tested in userspace on synthetic and mapped stacks.
+ * This file includes only what a userspace test harness can provide, so
+ * the same source is tested there on synthetic and mapped stacks.
  */
 #include <xen/lib.h>
 #include <xen/profile-unwind.h>

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * pmu-hw.c: the hardware port of the PMU driver (pmu.h): MSRs, CPUID, the
- * local APIC's LVTPC and the TSC.  tools/tests/profile-pmu links its own
- * port, over a simulated PMU, in place of this file.
+ * local APIC's LVTPC and the TSC.  Userspace tests link a port of their
+ * own, over a simulated PMU, in place of this file.
  *
  * The driver probes every MSR it uses with the _safe accessors when it
  * arms a counter (profile_pmu_cpu_start()); the overflow NMI and the stop use

@@ -15,8 +15,8 @@
  * stacks, found from the stack block base of the sampling code itself,
  * and the walk then reads only words inside [rsp, bottom of that stack).
  *
- * This file includes only what tools/tests/profile can provide, so the
- * same source is tested in userspace on synthetic and mapped stacks.
+ * This file includes only what a userspace test harness can provide, so
+ * the same source is tested there on synthetic and mapped stacks.
  */
 #include <xen/lib.h>
 #include <xen/profile-unwind.h>
