@@ -30,7 +30,6 @@
 #include <libxl_utils.h>
 #include <libxlutil.h>
 #include <xenprofile-cli.h>
-#include <xen/sysctl.h>
 
 #include "xl.h"
 #include "xl_parse.h"
@@ -69,7 +68,7 @@ static int num_option(int opt, const char *arg, libxl_profile_params *p)
     switch (opt) {
     case 'F': max = UINT32_MAX; break;
     case 'c': max = UINT64_MAX; break;
-    case 'g': max = XEN_SYSCTL_PROFILE_MAX_DEPTH; break;
+    case 'g': max = UINT32_MAX; break;
     case 'b': max = UINT32_MAX; break;
     default:
         return 1;
