@@ -21,6 +21,7 @@
 #include <xenprofile.h>
 
 #include "xl.h"
+#include "xl_utils.h"
 #include "xl_profile.h"
 
 uint64_t now_ns(void)
@@ -96,11 +97,7 @@ static struct dom_entry *state_add_dom(struct state *s, uint32_t domid)
 
     if (e)
         return e;
-    s->doms = realloc(s->doms, (s->nr_doms + 1) * sizeof(*s->doms));
-    if (!s->doms) {
-        perror("xl profile");
-        exit(EXIT_FAILURE);
-    }
+    s->doms = xrealloc(s->doms, (s->nr_doms + 1) * sizeof(*s->doms));
     e = &s->doms[s->nr_doms++];
     memset(e, 0, sizeof(*e));
     e->domid = domid;
