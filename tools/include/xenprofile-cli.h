@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * xenprofile-cli.h: the report command of libxenprofile, shared by the
- * `xenprofile` program and `xl profile report`: same options, same output
+ * xenprofile-cli.h: the report command of libxenprofile, whole, for a
+ * program's main(): its options, its input, the report and the writers
  * (docs/man/xenprofile.1.pod).
  */
 #ifndef XENPROFILE_CLI_H

@@ -13,7 +13,7 @@
  *   - symbolization against the hypervisor's embedded symbol table;
  *   - the stack set, and writers (folded stacks, flame graph, pprof,
  *     script), atomically into files.
- * The report command of `xenprofile` and `xl profile report` is in
+ * The report command, whole, for a program's main(), is in
  * xenprofile-cli.h.
  *
  * Error contract: functions returning int return 0 on success and a
@@ -164,8 +164,8 @@ struct xenprof_data {
 
 /*
  * ---------------------------------------------------------------------
- * 1. The profile: what `xl profile stop` gathers, in memory and in the
- *    data file.
+ * 1. The profile: what a toolstack gathers from Xen, in memory and in
+ *    the data file.
  * ---------------------------------------------------------------------
  */
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * cli.c: xenprof_report_main(), the command shared by `xenprofile` and
- * `xl profile report`: the options (parsed by cli-args.c), loading the
+ * cli.c: xenprof_report_main(), a whole report command for a program's
+ * main(): the options (parsed by cli-args.c), loading the
  * input (a data file or folded stacks), the filter, and the dispatch to
  * the report or to the writers (folded, flame graph, pprof, script,
  * differential), with the names of --xen-syms (cli-syms.c) if given.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * report-model.c: the report of `xenprofile` / `xl profile report`: the
+ * report-model.c: the report of a profile: the
  * profile's header, the Self/Children table of the functions (perf report
  * --children), optionally each function's callees, and the splits of the
  * samples by domain and by pCPU: the model, which report.c renders as

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * report-text.c: the report as text (the default of `xenprofile` and
- * `xl profile report`), printed from the model of report-model.c: the
+ * report-text.c: the report as text (the report command's default
+ * output), printed from the model of report-model.c: the
  * header, the Self/Children table, the callees, the domain and pCPU
  * splits.  Names are printed without control characters.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * report.c: the report of `xenprofile` / `xl profile report`: its model
+ * report.c: the report of a profile: its model
  * (report-model.c), rendered as text (report-text.c) or JSON
  * (report-json.c).
  */

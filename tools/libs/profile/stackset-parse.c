@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
  * stackset-parse.c: read folded text ("frame;frame;... COUNT" per line, as
- * written by stackcollapse-*.pl, inferno-collapse-*, xl profile) and the
+ * written by stackcollapse-*.pl, inferno-collapse-*, this library) and the
  * differential form ("stack COUNT_A COUNT_B", difffolded.pl) into stack
  * sets.
  *
