@@ -640,6 +640,18 @@ static int profile_read(struct xen_sysctl_profile_read *op)
     return rc;
 }
 
+/* Is the argument of a sub-op that takes none all zero, for later use? */
+static bool no_argument(const struct xen_sysctl_profile_op *op)
+{
+    unsigned int i;
+
+    for ( i = 0; i < sizeof(op->u.pad); i++ )
+        if ( op->u.pad[i] )
+            return false;
+
+    return true;
+}
+
 int profile_sysctl(struct xen_sysctl_profile_op *op)
 {
     /* The op must fit in the 128 bytes of struct xen_sysctl's union. */
@@ -656,7 +668,7 @@ int profile_sysctl(struct xen_sysctl_profile_op *op)
         return profile_start(&op->u.start);
 
     case XEN_SYSCTL_PROFILE_stop:
-        return profile_stop();
+        return no_argument(op) ? profile_stop() : -EINVAL;
 
     case XEN_SYSCTL_PROFILE_status:
         return profile_status(&op->u.status);
@@ -665,7 +677,7 @@ int profile_sysctl(struct xen_sysctl_profile_op *op)
         return profile_read(&op->u.read);
 
     case XEN_SYSCTL_PROFILE_release:
-        return profile_release();
+        return no_argument(op) ? profile_release() : -EINVAL;
 
     case XEN_SYSCTL_PROFILE_limits:
         return profile_limits(&op->u.limits);
