@@ -366,6 +366,8 @@ static bool cycle(unsigned long *samples)
     off = 0;
     if ( read_ring(cpu, false, &off, &n) == 0 )
         *samples += n;
+    /* stop takes no argument: what the read left there must go. */
+    memset(&sc->u, 0, sizeof(sc->u));
     if ( (e = op(XEN_SYSCTL_PROFILE_stop)) )
         return false;
     for ( i = 0; i < 4; i++ )
@@ -378,6 +380,63 @@ static bool cycle(unsigned long *samples)
     return op(XEN_SYSCTL_PROFILE_release) == 0;
 }
 
+/* The session's state (status), or -1. */
+static int state_now(void)
+{
+    memset(&sc->u, 0, sizeof(sc->u));
+    if ( op(XEN_SYSCTL_PROFILE_status) )
+        return -1;
+    return sc->u.profile_op.u.status.state;
+}
+
+/* Issue sub-op cmd, which takes no argument, with a non-zero one. */
+static int with_junk(unsigned int cmd)
+{
+    memset(&sc->u, 0, sizeof(sc->u));
+    sc->u.profile_op.u.pad[sizeof(sc->u.profile_op.u.pad) - 1] = 1;
+    return op(cmd);
+}
+
+/*
+ * stop and release take no argument and must refuse a non-zero one
+ * (-EINVAL), changing nothing; with it zero they work.  Test number t.
+ */
+static bool junk_argument(unsigned int t)
+{
+    int stop_junk, running, stop, release_junk, stopped, release;
+
+    reset();
+    memset(&sc->u, 0, sizeof(sc->u));
+    sc->u.profile_op.u.start.frequency = 97;
+    sc->u.profile_op.u.start.max_depth = 8;
+    if ( op(XEN_SYSCTL_PROFILE_start) )
+    {
+        printf("not ok %u - stop and release refuse an argument # cannot "
+               "start\n", t);
+        return false;
+    }
+    stop_junk = with_junk(XEN_SYSCTL_PROFILE_stop);
+    running = state_now() == XEN_SYSCTL_PROFILE_STATE_RUNNING;
+    memset(&sc->u, 0, sizeof(sc->u));
+    stop = op(XEN_SYSCTL_PROFILE_stop);
+    release_junk = with_junk(XEN_SYSCTL_PROFILE_release);
+    stopped = state_now() == XEN_SYSCTL_PROFILE_STATE_STOPPED;
+    memset(&sc->u, 0, sizeof(sc->u));
+    release = op(XEN_SYSCTL_PROFILE_release);
+    reset();
+    if ( stop_junk == EINVAL && running && !stop && release_junk == EINVAL &&
+         stopped && !release )
+    {
+        printf("ok %u - stop and release refuse a non-zero argument "
+               "(EINVAL, state unchanged), and work without\n", t);
+        return true;
+    }
+    printf("not ok %u - stop and release refuse an argument: stop %d, "
+           "running %d, stop %d, release %d, stopped %d, release %d\n", t,
+           stop_junk, running, stop, release_junk, stopped, release);
+    return false;
+}
+
 int main(int argc, char **argv)
 {
     unsigned long ncalls = argc > 1 ? strtoul(argv[1], NULL, 0) : 100000;
@@ -385,7 +444,7 @@ int main(int argc, char **argv)
     unsigned long i, good = 0, samples = 0;
     uint64_t before, after;
     unsigned int c, e, t = 0;
-    bool ok, good_reads;
+    bool ok, good_reads, no_arg;
 
     rng = argc > 3 ? strtoull(argv[3], NULL, 0) | 1 : 1;
     xc = xencall_open(NULL, 0);
@@ -432,6 +491,7 @@ int main(int argc, char **argv)
     printf("%s %u - samples were read in the cycles\n",
            samples ? "ok" : "not ok", ++t);
     good_reads = big_read(++t);
+    no_arg = junk_argument(++t);
 
     /* Freed pages are back at once; allow a moment anyway. */
     for ( i = 0; i < 50 && (after = free_pages()) != before; i++ )
@@ -455,5 +515,5 @@ int main(int argc, char **argv)
     }
     printf("1..%u\n", t);
     return !(undocumented == 0 && good == ncycles && samples && ok &&
-             good_reads);
+             good_reads && no_arg);
 }

@@ -16,7 +16,7 @@ mkdir -p "$out" && cd "$out" || exit 1
 fuzz=$here/fuzz-sysctl
 [ -x "$fuzz" ] || fuzz=$(command -v fuzz-sysctl)
 
-plan 15
+plan 16
 xl profile discard >/dev/null 2>&1
 xl dmesg -c > dmesg-before.txt
 
@@ -31,10 +31,10 @@ if [ -n "$fuzz" ]; then
     while read -r res desc; do
         if [ "$res" = ok ]; then ok "fuzz: $desc"; else nok "fuzz: $desc"; fi
     done < fuzz-checks.txt
-    check "fuzz-sysctl reported its 5 checks and exited 0 (status $frc)" \
-        sh -c "[ $frc -eq 0 ] && [ \$(wc -l < fuzz-checks.txt) -eq 5 ]"
+    check "fuzz-sysctl reported its 6 checks and exited 0 (status $frc)" \
+        sh -c "[ $frc -eq 0 ] && [ \$(wc -l < fuzz-checks.txt) -eq 6 ]"
 else
-    for i in 1 2 3 4 5 6; do skip "fuzz-sysctl" "not found beside the job or in PATH"; done
+    for i in 1 2 3 4 5 6 7; do skip "fuzz-sysctl" "not found beside the job or in PATH"; done
 fi
 xl dmesg > dmesg-fuzz.txt
 check "xl dmesg: no warning, bug, assertion or trap after the fuzzing" \
