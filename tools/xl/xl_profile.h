@@ -111,4 +111,11 @@ int save_profile(const char *verb, const char *data_path,
                  const char *folded, const char *spool, const void *pre,
                  size_t pre_len);
 
+/*
+ * The length of the whole records at the start of records[0..len): all of
+ * it unless a write was cut short in a record (records corrupt in another
+ * way are left to the decoder).
+ */
+size_t whole_records(const void *records, size_t len);
+
 #endif /* XL_PROFILE_H */

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <libxl.h>
@@ -90,13 +91,30 @@ static int spool_drain(struct spool *sp)
     return spool_flush(sp) ? -1 : rc;
 }
 
-/* Name sp in s if it is not named there; true when that changed s. */
+/*
+ * Name sp in s if it is not named there; true when that changed s.  A
+ * spool that was removed (a `stop` run elsewhere saved it) is named no
+ * more: the state file may be another session's by now.
+ */
 static bool note_spool(struct state *s, const struct spool *sp)
 {
-    if (sp->fd < 0 || !strcmp(s->spool, sp->path))
+    struct stat st;
+
+    if (sp->fd < 0 || !strcmp(s->spool, sp->path) ||
+        fstat(sp->fd, &st) || !st.st_nlink)
         return false;
     snprintf(s->spool, sizeof(s->spool), "%s", sp->path);
     return true;
+}
+
+/*
+ * The bytes at the start of sp->buf whose records are whole in the spool
+ * file: all those written, unless a write was cut short in a record and
+ * could not be cut back (a reader then cuts that record off).
+ */
+static size_t spool_written(const struct spool *sp)
+{
+    return whole_records(sp->buf, sp->done);
 }
 
 /*
@@ -107,12 +125,13 @@ static void spool_keep(struct spool *sp)
 {
     struct xenprof_sample smp;
     uint64_t n = 0;
-    size_t off = 0;
+    size_t off = 0, from;
 
     if (sp->done >= sp->len || !spool_flush(sp))
         return;
-    while (xenprof_decode_next((uint8_t *)sp->buf + sp->done,
-                               sp->len - sp->done, &off, &smp, NULL, 0) > 0)
+    from = spool_written(sp);
+    while (xenprof_decode_next((uint8_t *)sp->buf + from, sp->len - from,
+                               &off, &smp, NULL, 0) > 0)
         n++;
     fprintf(stderr, "xl profile record: %"PRIu64" samples drained from Xen "
             "could not be written to %s: they are lost\n", n, sp->path);
@@ -346,6 +365,7 @@ int profile_record(int argc, char **argv)
     libxl_bitmap cpumap;
     struct spool sp = { .fd = -1 };
     char spool[STATE_PATH_MAX] = "";
+    size_t written;
     int opt, status = 0, ret = EXIT_FAILURE;
 
     libxl_profile_params_init(&p);
@@ -376,9 +396,10 @@ int profile_record(int argc, char **argv)
 
     if (record_until(argv + optind, seconds, &sp, &status))
         goto out_signals;
+    written = sp.buf ? spool_written(&sp) : 0;
     if (!save_profile("record", data_path, folded, spool,
-                      sp.buf ? (char *)sp.buf + sp.done : NULL,
-                      sp.len - sp.done))
+                      sp.buf ? (char *)sp.buf + written : NULL,
+                      sp.len - written))
         ret = optind == argc ? EXIT_SUCCESS :
               WIFEXITED(status) ? WEXITSTATUS(status) : EXIT_FAILURE;
     else

@@ -149,13 +149,10 @@ static int stop_session(const char *verb, struct state *s,
     return 0;
 }
 
-/*
- * The length of the whole records at the start of buf[0..len): all of it
- * unless a write into the spool was cut short (a disk full, xl killed).
- * Records that are corrupt in another way are left to the decoder.
- */
-static size_t whole_records(const uint8_t *buf, size_t len)
+/* A spool's write may be cut short by a full disk or a killed xl. */
+size_t whole_records(const void *records, size_t len)
 {
+    const uint8_t *buf = records;
     size_t off = 0, size;
 
     while (len - off >= XENPROF_REC_HDR_SIZE) {
