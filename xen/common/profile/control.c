@@ -643,13 +643,7 @@ static int profile_read(struct xen_sysctl_profile_read *op)
 /* Is the argument of a sub-op that takes none all zero, for later use? */
 static bool no_argument(const struct xen_sysctl_profile_op *op)
 {
-    unsigned int i;
-
-    for ( i = 0; i < sizeof(op->u.pad); i++ )
-        if ( op->u.pad[i] )
-            return false;
-
-    return true;
+    return !memchr_inv(op->u.pad, 0, sizeof(op->u.pad));
 }
 
 int profile_sysctl(struct xen_sysctl_profile_op *op)
