@@ -396,7 +396,7 @@ int profile_record(int argc, char **argv)
 
     if (record_until(argv + optind, seconds, &sp, &status))
         goto out_signals;
-    written = sp.buf ? spool_written(&sp) : 0;
+    written = spool_written(&sp);
     if (!save_profile("record", data_path, folded, spool,
                       sp.buf ? (char *)sp.buf + written : NULL,
                       sp.len - written))
