@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * main.c: the profiler's hypervisor unit tests (ring, unwinder, symbols, PMU owner), one TAP
- * stream (tools/tests/common/tap.c).
+ * main.c: the profiler's hypervisor unit tests (ring, unwinder, symbols,
+ * PMU owner, session life cycle), one TAP stream
+ * (tools/tests/common/tap.c).
  */
 #include "test.h"
 
@@ -14,6 +15,7 @@ int main(void)
     test_race();
     test_symbols();
     test_owner();
+    test_control();
 
     return tap_done();
 }

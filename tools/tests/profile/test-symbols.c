@@ -39,11 +39,6 @@ int xensyms_read(uint32_t *symnum, char *type, unsigned long *address,
     return 0;
 }
 
-bool hypercall_preempt_check(void)
-{
-    return false;
-}
-
 /* Read the whole table from index 0 into buf; the op's answer. */
 static int read_all(uint8_t *buf, uint32_t size,
                     struct xen_sysctl_profile_symbols *op)

@@ -40,5 +40,6 @@ void test_unwind(void);
 void test_stack(void);
 void test_symbols(void);
 void test_owner(void);
+void test_control(void);
 
 #endif /* TEST_PROFILE_TEST_H */

@@ -4,8 +4,8 @@
  *
  *   IDLE --start--> RUNNING --stop--> STOPPED --release--> IDLE
  *
- * (STARTING while a start allocates its rings, or frees them when it
- * fails, across continuations.)
+ * (STARTING while a start allocates its rings and starts its pCPUs, or
+ * undoes that when it fails, across continuations.)
  *
  * Every sub-op validates its whole argument before changing anything.
  * start, stop and release hold the CPU maps, which excludes CPU hotplug
@@ -195,16 +195,22 @@ static int release_all(void)
 
 /*
  * A start in progress: the rings are allocated one pCPU at a time, each
- * chunk by chunk, and the hypercall continues itself in between when it
- * should yield, so that a large start never holds sysctl_lock for long.
- * The request is kept to recognise its continuation.
+ * chunk by chunk, then the pCPUs are started one at a time (a source may
+ * start a pCPU with an IPI it waits for), and the hypercall continues
+ * itself in between when it should yield, so that a large start never
+ * holds sysctl_lock for long.  The request is kept to recognise its
+ * continuation.
  */
 static struct {
     struct xen_sysctl_profile_start req;   /* as asked */
     struct profile_config cfg;
     const struct profile_source *src;
     cpumask_t mask;                 /* the pCPUs, as the first call saw them */
-    unsigned int next;              /* first pCPU id not allocated yet */
+    bool sampling;                  /* rings allocated: starting pCPUs */
+    unsigned int next;              /* first pCPU id not done yet */
+    unsigned int started, failed;   /* pCPUs started, and not */
+    int first_rc;                   /* the first start that failed */
+    unsigned int first_reason;      /*   and why */
     int abort_rc;                   /* aborted with it: freeing */
     unsigned int abort_reason;      /*   and this reason */
 } starting;
@@ -273,59 +279,78 @@ static int abort_start(int rc)
 }
 
 /*
- * Start sampling every pCPU of mask whose ring is allocated.  A pCPU its
- * source cannot start is flagged XEN_SYSCTL_PROFILE_CPU_FAILED and counted in
- * *failed.  The start fails only when no pCPU could be started: -EBUSY if
- * the PMU was taken since the source was checked (*reason says by whom),
- * else -EIO.
+ * Start sampling the pCPUs of the start in progress, one at a time from
+ * starting.next: 0 once all were tried, or -ERESTART when the caller
+ * should yield (the next call goes on from there).  A pCPU its source
+ * cannot start is flagged XEN_SYSCTL_PROFILE_CPU_FAILED and counted.
  */
-static int start_sampling(const cpumask_t *mask, unsigned int *failed,
-                          unsigned int *reason)
+static int start_sampling(void)
 {
-    unsigned int cpu, started = 0;
-    unsigned int why = XEN_SYSCTL_PROFILE_REASON_NONE;
-    unsigned int first_why = XEN_SYSCTL_PROFILE_REASON_NONE;
-    int rc, first_rc = 0;
+    unsigned int cpu, why = XEN_SYSCTL_PROFILE_REASON_NONE;
+    int rc;
 
-    arch_profile_prepare();
-    profile_session = starting.cfg;
-    source = starting.src;
-    state = XEN_SYSCTL_PROFILE_STATE_RUNNING;
-    start_stamp = get_cycles();
-    stop_stamp = 0;
-    smp_wmb();
-
-    *failed = 0;
-    for_each_cpu ( cpu, mask )
+    if ( !starting.sampling )
     {
-        /* Only a pCPU with its ring and scratch record may sample. */
-        bool ready = (profile_cpus[cpu].flags & XEN_SYSCTL_PROFILE_CPU_RING) &&
-                     profile_cpus[cpu].scratch;
-
-        rc = ready ? start_cpu(cpu, &why) : -EIO;
-        if ( !rc )
-        {
-            started++;
-            continue;
-        }
-        profile_cpus[cpu].flags |= XEN_SYSCTL_PROFILE_CPU_FAILED;
-        (*failed)++;
-        if ( ready && !first_rc )
-        {
-            first_rc = rc;
-            first_why = why;
-        }
+        arch_profile_prepare();
+        profile_session = starting.cfg;
+        source = starting.src;
+        start_stamp = get_cycles();
+        stop_stamp = 0;
+        smp_wmb();
+        starting.sampling = true;
+        starting.next = 0;
     }
-    if ( started )
+
+    for_each_cpu ( cpu, &starting.mask )
+    {
+        struct profile_cpu *pc = &profile_cpus[cpu];
+        /* Only a pCPU with its ring and scratch record may sample. */
+        bool ready = (pc->flags & XEN_SYSCTL_PROFILE_CPU_RING) && pc->scratch;
+
+        if ( cpu < starting.next )
+            continue;
+        rc = ready ? start_cpu(cpu, &why) : -EIO;
+        starting.next = cpu + 1;
+        if ( !rc )
+            starting.started++;
+        else
+        {
+            pc->flags |= XEN_SYSCTL_PROFILE_CPU_FAILED;
+            starting.failed++;
+            if ( ready && !starting.first_rc )
+            {
+                starting.first_rc = rc;
+                starting.first_reason = why;
+            }
+        }
+        if ( cpumask_next(cpu, &starting.mask) < nr_cpu_ids &&
+             hypercall_preempt_check() )
+            return -ERESTART;
+    }
+
+    return 0;
+}
+
+/*
+ * All pCPUs were tried: the session runs if one of them samples.  If none
+ * does, -EBUSY when the PMU was taken since the source was checked
+ * (*reason says by whom), else -EIO.
+ */
+static int end_start(unsigned int *reason)
+{
+    if ( starting.started )
+    {
+        state = XEN_SYSCTL_PROFILE_STATE_RUNNING;
         return 0;
+    }
 
     printk(XENLOG_WARNING "profiler: no pCPU could be started (%d)\n",
-           first_rc);
-    if ( first_rc != -EBUSY )
+           starting.first_rc);
+    if ( starting.first_rc != -EBUSY )
         return -EIO;
 
     /* The PMU was taken since the check: by vPMU, or another owner. */
-    *reason = first_why;
+    *reason = starting.first_reason;
 
     return -EBUSY;
 }
@@ -334,7 +359,7 @@ static int profile_start(struct xen_sysctl_profile_start *op)
 {
     struct profile_config cfg;
     cpumask_t mask;
-    unsigned int cpu, failed;
+    unsigned int cpu;
     int rc;
 
     rc = profile_get_config(op, &cfg);
@@ -373,10 +398,10 @@ static int profile_start(struct xen_sysctl_profile_start *op)
             if ( !profile_cpus )
                 return -ENOMEM;
         }
+        memset(&starting, 0, sizeof(starting));
         starting.req = *op;
         starting.cfg = cfg;
         starting.src = src;
-        starting.next = 0;
     }
     op->reason = starting.cfg.reason;
 
@@ -405,7 +430,7 @@ static int profile_start(struct xen_sysctl_profile_start *op)
 
     for_each_cpu ( cpu, &starting.mask )
     {
-        if ( cpu < starting.next )
+        if ( starting.sampling || cpu < starting.next )
             continue;
         rc = alloc_ring(cpu, starting.cfg.ring_kib);
         if ( rc == -ERESTART )
@@ -425,12 +450,13 @@ static int profile_start(struct xen_sysctl_profile_start *op)
         }
     }
 
-    rc = start_sampling(&starting.mask, &failed, &op->reason);
-    op->nr_failed = rc ? 0 : failed;
+    rc = start_sampling();
+    if ( rc == -ERESTART )
+        goto out;
+    rc = end_start(&op->reason);
+    op->nr_failed = rc ? 0 : starting.failed;
     if ( rc )
     {
-        /* start_sampling() made it RUNNING: it is a start being undone. */
-        state = XEN_SYSCTL_PROFILE_STATE_STARTING;
         starting.abort_reason = op->reason;
         rc = abort_start(rc);
     }
@@ -440,6 +466,18 @@ static int profile_start(struct xen_sysctl_profile_start *op)
  out:
     put_cpu_maps();
     return rc;
+}
+
+/* Is a pCPU from first on still sampled? */
+static bool still_sampled(unsigned int first)
+{
+    unsigned int cpu;
+
+    for ( cpu = first; cpu < nr_cpu_ids; cpu++ )
+        if ( profile_cpus[cpu].flags & XEN_SYSCTL_PROFILE_CPU_SAMPLED )
+            return true;
+
+    return false;
 }
 
 static int profile_stop(void)
@@ -465,7 +503,7 @@ static int profile_stop(void)
         if ( !(profile_cpus[cpu].flags & XEN_SYSCTL_PROFILE_CPU_SAMPLED) )
             continue;
         quiesce_cpu(cpu);
-        if ( hypercall_preempt_check() )
+        if ( still_sampled(cpu + 1) && hypercall_preempt_check() )
         {
             put_cpu_maps();
             return -ERESTART;
@@ -685,9 +723,11 @@ int profile_sysctl(struct xen_sysctl_profile_op *op)
 }
 
 /*
- * CPU hotplug during a session: a pCPU going offline stops being sampled
- * and keeps its ring, readable until release; a pCPU coming online is left
- * out of the running session.  status says which.
+ * CPU hotplug during a session, or a start that has started some pCPUs: a
+ * pCPU going offline stops being sampled and keeps its ring, readable
+ * until release (a start in progress then fails: its pCPUs changed); a
+ * pCPU coming online is left out of the running session.  status says
+ * which.
  */
 static int cf_check cpu_callback(struct notifier_block *nfb,
                                  unsigned long action, void *hcpu)
@@ -696,7 +736,8 @@ static int cf_check cpu_callback(struct notifier_block *nfb,
     unsigned int why;
     struct profile_cpu *pc;
 
-    if ( state != XEN_SYSCTL_PROFILE_STATE_RUNNING )
+    if ( state != XEN_SYSCTL_PROFILE_STATE_RUNNING &&
+         state != XEN_SYSCTL_PROFILE_STATE_STARTING )
         return NOTIFY_DONE;
     pc = &profile_cpus[cpu];
 
