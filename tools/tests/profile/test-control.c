@@ -443,6 +443,48 @@ static void test_none_starts(void)
     tap_ok(all_given_back(), "control: ... and ends with everything back");
 }
 
+/*
+ * CPU hotplug in a running session: a pCPU whose offlining fails samples
+ * again; one that went offline and came back is left out, and stays out
+ * when a later offlining of it fails.
+ */
+static void test_hotplug_running(void)
+{
+    struct xen_sysctl_profile_op op;
+    unsigned int calls, before;
+    int rc;
+
+    starts = stops = 0;
+    start_op(&op);
+    rc = call(&op, 0, 1, &calls);
+    cpu_down(1, true);
+    tap_ok(rc == 0 && started[1] &&
+           cpu_flags(1) == (XEN_SYSCTL_PROFILE_CPU_RING |
+                            XEN_SYSCTL_PROFILE_CPU_SAMPLED),
+           "control: a pCPU whose offlining fails samples again (flags %#x)",
+           cpu_flags(1));
+    cpu_down(1, false);
+    tap_ok(!started[1] &&
+           cpu_flags(1) == (XEN_SYSCTL_PROFILE_CPU_RING |
+                            XEN_SYSCTL_PROFILE_CPU_OFFLINED),
+           "control: an offlined pCPU keeps its ring (flags %#x)",
+           cpu_flags(1));
+    cpu_up(1);
+    tap_ok(!started[1] &&
+           (cpu_flags(1) & ~XEN_SYSCTL_PROFILE_CPU_OFFLINED) ==
+           (XEN_SYSCTL_PROFILE_CPU_RING | XEN_SYSCTL_PROFILE_CPU_LEFT_OUT),
+           "control: back online, it is left out (flags %#x)", cpu_flags(1));
+    before = starts;
+    cpu_down(1, true);
+    tap_ok(!started[1] && starts == before && !violations,
+           "control: ... and a failed offlining of it then does not start "
+           "it again (%u starts)", starts - before);
+    end_session();
+    tap_ok(all_given_back() && stops == starts,
+           "control: the session ends with everything back, as many stops "
+           "as starts (%u, %u)", stops, starts);
+}
+
 void test_control(void)
 {
     test_control_init();
@@ -450,4 +492,5 @@ void test_control(void)
     test_down_while_starting();
     test_release_while_starting();
     test_none_starts();
+    test_hotplug_running();
 }

@@ -726,8 +726,8 @@ int profile_sysctl(struct xen_sysctl_profile_op *op)
  * CPU hotplug during a session, or a start that has started some pCPUs: a
  * pCPU going offline stops being sampled and keeps its ring, readable
  * until release (a start in progress then fails: its pCPUs changed); a
- * pCPU coming online is left out of the running session.  status says
- * which.
+ * pCPU coming online is left out of the running session, for good.
+ * status says which.
  */
 static int cf_check cpu_callback(struct notifier_block *nfb,
                                  unsigned long action, void *hcpu)
@@ -752,7 +752,10 @@ static int cf_check cpu_callback(struct notifier_block *nfb,
         break;
 
     case CPU_DOWN_FAILED:
-        if ( (pc->flags & XEN_SYSCTL_PROFILE_CPU_OFFLINED) &&
+        /* Sampled until CPU_DOWN_PREPARE, and not left out since. */
+        if ( (pc->flags & (XEN_SYSCTL_PROFILE_CPU_OFFLINED |
+                           XEN_SYSCTL_PROFILE_CPU_LEFT_OUT)) ==
+             XEN_SYSCTL_PROFILE_CPU_OFFLINED &&
              !start_cpu(cpu, &why) )
             pc->flags &= ~XEN_SYSCTL_PROFILE_CPU_OFFLINED;
         break;
