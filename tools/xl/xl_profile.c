@@ -175,6 +175,10 @@ static void start_error(const char *verb, int rc,
                 "Xen allows now (%llu KiB in all): use a smaller -b or "
                 "fewer pCPUs (-C)\n", verb, kib);
     }
+    else if (rc == ERROR_FAIL && e == EAGAIN)
+        fprintf(stderr, "xl profile %s: pCPUs went offline or came online "
+                "while the profiler started: nothing was started, try "
+                "again\n", verb);
     else if (rc == ERROR_FAIL && e == EIO)
         fprintf(stderr, "xl profile %s: no pCPU could be started (the "
                 "counters could not be programmed; see `xl dmesg`)\n", verb);

@@ -12,7 +12,9 @@
  *                           a sub-op this hypervisor does not know)
  *   ERROR_NOMEM             out of memory (in libxl or in Xen)
  *   ERROR_FAIL + errno      EBUSY: a session exists already (start) or is
- *                           still running (release); ENODATA: no session;
+ *                           still running (release); EAGAIN: pCPUs went
+ *                           offline or came online during the start,
+ *                           which kept nothing (start); ENODATA: no session;
  *                           EPERM/EACCES: denied (XSM policy, not the
  *                           control domain); E2BIG: the rings would
  *                           exceed Xen's cap (start); EIO: no pCPU could
@@ -68,7 +70,7 @@ static int profile_error(libxl__gc *gc, const char *what)
     }
     /* The caller explains the expected failures; log the others. */
     if (rc == ERROR_FAIL && e != EBUSY && e != ENODATA && e != EPERM &&
-        e != EACCES && e != E2BIG && e != EIO)
+        e != EACCES && e != E2BIG && e != EIO && e != EAGAIN)
         LOGE(ERROR, "profile %s", what);
     errno = e;
     return rc;

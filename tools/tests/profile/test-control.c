@@ -377,11 +377,86 @@ static void test_down_while_starting(void)
            "control: a sampled pCPU going offline during a start is "
            "stopped before it goes (%u violations)", violations);
     rc = call(&op, 0, 1000, &calls);
-    tap_ok(rc == -EINVAL && all_given_back(),
-           "control: ... and the start's continuation fails with -EINVAL, "
+    tap_ok(rc == -EAGAIN && all_given_back(),
+           "control: ... and the start's continuation fails with -EAGAIN, "
            "nothing kept (rc %d, %ld pages, %ld blocks, %u violations)",
            rc, pages_out, blocks_out, violations);
     cpu_up(1);
+    preempt = false;
+}
+
+/*
+ * Call a start that yields at every step until until() holds (at most 100
+ * calls): its last rc.
+ */
+static int start_until(struct xen_sysctl_profile_op *op,
+                       bool (*until)(void))
+{
+    unsigned int n = 0;
+    int rc;
+
+    preempt = true;
+    do {
+        struct xen_sysctl_profile_op again = *op;
+
+        rc = profile_sysctl(&again);
+    } while ( rc == -ERESTART && !until() && ++n < 100 );
+
+    return rc;
+}
+
+static bool one_ring(void)
+{
+    return pages_out > 0;
+}
+
+static bool cpu1_started(void)
+{
+    return started[1];
+}
+
+/*
+ * A pCPU goes offline and comes back between two calls of a start, which
+ * then finds the same online pCPUs: it must fail all the same, for the
+ * pCPU was left out (had a ring) or stopped (was started) meanwhile.
+ * Likewise when its offlining fails: the start is not resumed on it.
+ */
+static void test_hotplug_while_starting(void)
+{
+    struct xen_sysctl_profile_op op;
+    unsigned int calls;
+    int rc;
+
+    start_op(&op);
+    rc = start_until(&op, one_ring);
+    cpu_down(1, false);
+    cpu_up(1);
+    rc = call(&op, 0, 1000, &calls);
+    tap_ok(rc == -EAGAIN && all_given_back(),
+           "control: a pCPU offlined and back while the rings are "
+           "allocated: the start fails with -EAGAIN, nothing kept (rc %d, "
+           "%u sampled)", rc, nr_started());
+
+    start_op(&op);
+    rc = start_until(&op, cpu1_started);
+    cpu_down(1, false);
+    cpu_up(1);
+    rc = call(&op, 0, 1000, &calls);
+    tap_ok(rc == -EAGAIN && all_given_back(),
+           "control: a started pCPU offlined and back while the others "
+           "start: the start fails with -EAGAIN, nothing kept (rc %d, %u "
+           "sampled)", rc, nr_started());
+
+    start_op(&op);
+    rc = start_until(&op, cpu1_started);
+    cpu_down(1, true);
+    tap_ok(!started[1] && !violations,
+           "control: a started pCPU whose offlining fails while the others "
+           "start is not started again (%u violations)", violations);
+    rc = call(&op, 0, 1000, &calls);
+    tap_ok(rc == -EAGAIN && all_given_back(),
+           "control: ... and the start fails with -EAGAIN, nothing kept "
+           "(rc %d)", rc);
     preempt = false;
 }
 
@@ -479,10 +554,21 @@ static void test_hotplug_running(void)
     tap_ok(!started[1] && starts == before && !violations,
            "control: ... and a failed offlining of it then does not start "
            "it again (%u starts)", starts - before);
+
+    /* A pCPU whose source cannot start again after a failed offlining. */
+    refuse_rc[2] = -EIO;
+    cpu_down(2, true);
+    refuse_rc[2] = 0;
+    tap_ok(!started[2] &&
+           cpu_flags(2) == (XEN_SYSCTL_PROFILE_CPU_RING |
+                            XEN_SYSCTL_PROFILE_CPU_FAILED),
+           "control: a pCPU that cannot be started again after a failed "
+           "offlining is flagged failed, not offlined (flags %#x)",
+           cpu_flags(2));
     end_session();
-    tap_ok(all_given_back() && stops == starts,
-           "control: the session ends with everything back, as many stops "
-           "as starts (%u, %u)", stops, starts);
+    tap_ok(all_given_back() && stops == starts - 1,
+           "control: the session ends with everything back, a stop for "
+           "each start that succeeded (%u, %u)", stops, starts);
 }
 
 void test_control(void)
@@ -490,6 +576,7 @@ void test_control(void)
     test_control_init();
     test_start_yields();
     test_down_while_starting();
+    test_hotplug_while_starting();
     test_release_while_starting();
     test_none_starts();
     test_hotplug_running();

@@ -211,6 +211,7 @@ static struct {
     unsigned int started, failed;   /* pCPUs started, and not */
     int first_rc;                   /* the first start that failed */
     unsigned int first_reason;      /*   and why */
+    bool hotplug;                   /* pCPUs went or came: fail */
     int abort_rc;                   /* aborted with it: freeing */
     unsigned int abort_reason;      /*   and this reason */
 } starting;
@@ -417,14 +418,16 @@ static int profile_start(struct xen_sysctl_profile_start *op)
         cpumask_copy(&starting.mask, &mask);
         state = XEN_SYSCTL_PROFILE_STATE_STARTING;
     }
-    else if ( rc || !cpumask_equal(&mask, &starting.mask) )
+    else if ( starting.hotplug || rc ||
+              !cpumask_equal(&mask, &starting.mask) )
     {
         /*
-         * The pCPUs are not those of the first call any more (hotplug, or
-         * the caller changed its bitmap): start again from scratch.
+         * The pCPUs are not those of the first call any more: CPU hotplug
+         * ran in between (-EAGAIN: the caller may start again), or the
+         * caller changed its bitmap.
          */
         starting.abort_reason = op->reason;
-        rc = abort_start(rc ?: -EINVAL);
+        rc = abort_start(starting.hotplug ? -EAGAIN : rc ?: -EINVAL);
         goto out;
     }
 
@@ -723,11 +726,11 @@ int profile_sysctl(struct xen_sysctl_profile_op *op)
 }
 
 /*
- * CPU hotplug during a session, or a start that has started some pCPUs: a
- * pCPU going offline stops being sampled and keeps its ring, readable
- * until release (a start in progress then fails: its pCPUs changed); a
- * pCPU coming online is left out of the running session, for good.
- * status says which.
+ * CPU hotplug during a session: a pCPU going offline stops being sampled
+ * and keeps its ring, readable until release; a pCPU coming online is left
+ * out of the running session, for good.  status says which.  During a
+ * start, a pCPU it has started stops before it goes offline, and any
+ * change fails the start at its next continuation.
  */
 static int cf_check cpu_callback(struct notifier_block *nfb,
                                  unsigned long action, void *hcpu)
@@ -736,8 +739,15 @@ static int cf_check cpu_callback(struct notifier_block *nfb,
     unsigned int why;
     struct profile_cpu *pc;
 
-    if ( state != XEN_SYSCTL_PROFILE_STATE_RUNNING &&
-         state != XEN_SYSCTL_PROFILE_STATE_STARTING )
+    if ( state == XEN_SYSCTL_PROFILE_STATE_STARTING )
+    {
+        if ( action == CPU_DOWN_PREPARE )
+            quiesce_cpu(cpu);
+        if ( action == CPU_DOWN_PREPARE || action == CPU_ONLINE )
+            starting.hotplug = true;
+        return NOTIFY_DONE;
+    }
+    if ( state != XEN_SYSCTL_PROFILE_STATE_RUNNING )
         return NOTIFY_DONE;
     pc = &profile_cpus[cpu];
 
@@ -752,12 +762,14 @@ static int cf_check cpu_callback(struct notifier_block *nfb,
         break;
 
     case CPU_DOWN_FAILED:
-        /* Sampled until CPU_DOWN_PREPARE, and not left out since. */
+        /* Sampled until CPU_DOWN_PREPARE, and not left out since? */
         if ( (pc->flags & (XEN_SYSCTL_PROFILE_CPU_OFFLINED |
-                           XEN_SYSCTL_PROFILE_CPU_LEFT_OUT)) ==
-             XEN_SYSCTL_PROFILE_CPU_OFFLINED &&
-             !start_cpu(cpu, &why) )
-            pc->flags &= ~XEN_SYSCTL_PROFILE_CPU_OFFLINED;
+                           XEN_SYSCTL_PROFILE_CPU_LEFT_OUT)) !=
+             XEN_SYSCTL_PROFILE_CPU_OFFLINED )
+            break;
+        pc->flags &= ~XEN_SYSCTL_PROFILE_CPU_OFFLINED;
+        if ( start_cpu(cpu, &why) )
+            pc->flags |= XEN_SYSCTL_PROFILE_CPU_FAILED;
         break;
 
     case CPU_ONLINE:
