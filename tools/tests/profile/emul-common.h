@@ -21,6 +21,7 @@ int xensyms_read(uint32_t *symnum, char *type, unsigned long *address,
 
 /* xen/lib.h, xen/guest_access.h, xen/sched.h: handles hold addresses. */
 #define ROUNDUP(x, a)       (((x) + (a) - 1) & ~((a) - 1))
+#define min(a, b)           ((a) < (b) ? (a) : (b))
 #define BUILD_BUG_ON(c)     _Static_assert(!(c), #c)
 #define copy_to_guest_offset(hnd, off, ptr, nr) \
     (memcpy((uint8_t *)(hnd).p + (off), ptr, (nr) * sizeof(*(ptr))), 0)

@@ -6,6 +6,8 @@
  * return 0 and set neither type nor address.  Every entry copied out
  * must be a real symbol, and every byte of it set.
  */
+#include <stdio.h>
+
 #include "emul-common.h"
 #include "tap.h"
 
@@ -81,6 +83,59 @@ static bool entries_are(const uint8_t *buf, uint32_t size,
     return true;
 }
 
+/*
+ * A table of 2000 symbols (64000 bytes of entries) asked for with a 1 MiB
+ * buffer: each call copies at most 16 KiB, and calls from the index each
+ * returns give the whole table, in order.
+ */
+static void test_symbols_bounded(void)
+{
+    enum { N = 2000 };
+    static struct sym big[N];
+    static char names[N][12];
+    static uint8_t large[1 << 20];
+    struct xen_sysctl_profile_symbols op;
+    unsigned int i, calls = 0, most = 0, got = 0;
+    bool in_order = true;
+    int rc;
+
+    for ( i = 0; i < N; i++ )
+    {
+        snprintf(names[i], sizeof(names[i]), "sym_%04u", i);
+        big[i].name = names[i];
+        big[i].type = 'T';
+        big[i].address = 0xffff82d040200000UL + i * 16;
+    }
+    table = big;
+    table_len = N;
+    memset(&op, 0, sizeof(op));
+    do {
+        uint32_t off = 0, j;
+
+        op.size = sizeof(large);
+        set_xen_guest_handle(op.buffer, large);
+        rc = profile_symbols(&op);
+        calls++;
+        if ( op.bytes > most )
+            most = op.bytes;
+        for ( j = 0; j < op.count && got < N; j++, got++ )
+        {
+            struct xen_sysctl_profile_symbol e;
+
+            memcpy(&e, large + off, sizeof(e));
+            in_order = in_order && e.address == big[got].address &&
+                       !strcmp((char *)large + off + sizeof(e), names[got]);
+            off += e.size;
+        }
+    } while ( !rc && op.count && calls < 100 );
+    tap_ok(!rc && got == N && in_order,
+           "symbols: calls from the index each returns give all %u "
+           "symbols, in order (rc %d, %u)", N, rc, got);
+    tap_ok(most <= 16384 && calls > 4,
+           "symbols: a call copies at most 16 KiB, whatever the buffer "
+           "(%u bytes at most, %u calls)", most, calls);
+}
+
 void test_symbols(void)
 {
     static const struct sym end_last[] = {
@@ -122,4 +177,6 @@ void test_symbols(void)
     rc = profile_symbols(&op);
     tap_ok(rc == -EINVAL, "symbols: an index past the end is EINVAL (%d)",
            rc);
+
+    test_symbols_bounded();
 }

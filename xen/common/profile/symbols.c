@@ -4,8 +4,8 @@
  *
  * The toolstack symbolizes samples offline with the running hypervisor's
  * own table, so no xen-syms file is needed on the host.  XENPF_get_symbol
- * returns one symbol per hypercall (a build has thousands); this fills a
- * whole buffer per call.
+ * returns one symbol per hypercall (a build has thousands); this copies
+ * hundreds per call.
  */
 #include <xen/errno.h>
 #include <xen/guest_access.h>
@@ -17,6 +17,13 @@
 
 #include "private.h"
 
+/*
+ * The most bytes of entries one call copies, whatever the buffer: each
+ * name is expanded from the compressed table, and every other sysctl waits
+ * for sysctl_lock meanwhile.
+ */
+#define PROFILE_SYMBOLS_MAX (16u << 10)
+
 int profile_symbols(struct xen_sysctl_profile_symbols *op)
 {
     struct xen_sysctl_profile_symbol e;
@@ -24,6 +31,7 @@ int profile_symbols(struct xen_sysctl_profile_symbols *op)
     char name[ROUNDUP(KSYM_NAME_LEN + 1, 8)];
     uint32_t index = op->index, next;
     unsigned int off = 0, count = 0;
+    unsigned int size = min(op->size, PROFILE_SYMBOLS_MAX);
     unsigned long addr;
     char type;
     int rc = 0;
@@ -63,7 +71,7 @@ int profile_symbols(struct xen_sysctl_profile_symbols *op)
         e.type = type;
         e.len = strnlen(name, KSYM_NAME_LEN);
         e.size = ROUNDUP(sizeof(e) + e.len + 1, 8);
-        if ( off + e.size > op->size )
+        if ( off + e.size > size )
         {
             if ( !count )
                 rc = -ENOBUFS;
