@@ -24,6 +24,7 @@ typedef int64_t s_time_t;
 #define cf_check
 #define __read_mostly
 #define XENLOG_WARNING      ""
+#define XENLOG_G_WARNING    ""
 #define ACCESS_ONCE(x)      (*(volatile typeof(x) *)&(x))
 #define write_atomic(p, v)  __atomic_store_n(p, v, __ATOMIC_RELAXED)
 #define isb()               ((void)0)

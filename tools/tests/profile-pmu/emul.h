@@ -45,6 +45,7 @@
 
 /* xen/lib.h: messages are kept (xen-stub.c), not printed into the TAP. */
 #define XENLOG_WARNING      "<4>"
+#define XENLOG_G_WARNING    "<G><4>"
 void xen_printk(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define printk(fmt, args...) xen_printk(fmt, ## args)
 #define printk_once(fmt, args...) ({                \

@@ -36,7 +36,7 @@
 #define size_param(n, v)
 /* The test calls control.c's initcall itself (test_control_init). */
 #define __initcall(f)       int (*const test_control_init)(void) = (f)
-#define XENLOG_WARNING      ""
+#define XENLOG_G_WARNING    ""
 #define printk(...)         test_printk(__VA_ARGS__)
 void test_printk(const char *fmt, ...);
 const void *memchr_inv(const void *p, int c, size_t n);

@@ -345,7 +345,7 @@ static int end_start(unsigned int *reason)
         return 0;
     }
 
-    printk(XENLOG_WARNING "profiler: no pCPU could be started (%d)\n",
+    printk(XENLOG_G_WARNING "profiler: no pCPU could be started (%d)\n",
            starting.first_rc);
     if ( starting.first_rc != -EBUSY )
         return -EIO;

@@ -64,7 +64,7 @@ int cf_check profile_pmu_start(const struct profile_config *cfg,
     rc = per_cpu(start_rc, cpu);
     if ( rc )
     {
-        printk(XENLOG_WARNING
+        printk(XENLOG_G_WARNING
                "profiler: pCPU %u: PMU cannot be programmed (%d): not sampled\n",
                cpu, rc);
         if ( !nr_started )

@@ -143,13 +143,14 @@ static int pmu_probe(void)
         pmu_irq = irq;
         return 0;
     }
-    printk(XENLOG_WARNING "profiler: no usable PMU: %s\n", pmu_why);
+    printk(XENLOG_G_WARNING "profiler: no usable PMU: %s\n", pmu_why);
     return -EOPNOTSUPP;
 }
 
 /*
- * Map a XEN_SYSCTL_PROFILE_EVENT_* to a counter of this pCPU: 0, or -EOPNOTSUPP
- * when its PMU lacks the event (PMCEID0/1_EL0) or an event counter.
+ * Map a XEN_SYSCTL_PROFILE_EVENT_* to a counter of this pCPU: 0, or
+ * -EOPNOTSUPP when its PMU lacks the event (PMCEID0/1_EL0) or an event
+ * counter.
  */
 static int pick_counter(unsigned int event, struct pmu_counter *c)
 {
