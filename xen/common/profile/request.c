@@ -2,7 +2,7 @@
 /*
  * request.c: a start request of XEN_SYSCTL_profile_op, validated whole
  * before anything changes: its pCPU mask, its configuration, and the
- * source that will run it (control.c starts the session).
+ * source that will run it.
  */
 #include <xen/cpumask.h>
 #include <xen/errno.h>

@@ -51,9 +51,8 @@ struct profile_ring {
 };
 
 /*
- * A LOST record: struct xen_sysctl_profile_lost of public/sysctl.h, which
- * control.c checks it against (type PROFILE_REC_LOST, the other header
- * fields zero).
+ * A LOST record, laid out as struct xen_sysctl_profile_lost of
+ * public/sysctl.h (type PROFILE_REC_LOST, the other header fields zero).
  */
 struct profile_ring_lost {
     uint16_t size;

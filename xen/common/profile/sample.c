@@ -21,7 +21,7 @@
 #include "private.h"
 
 /*
- * Every pCPU's state, allocated by the first start (control.c) and never
+ * Every pCPU's state, allocated by the first start of a session and never
  * freed, and the session's configuration: what the sample path reads.
  */
 struct profile_cpu *__read_mostly profile_cpus;
@@ -34,8 +34,8 @@ static struct profile_cpu *this_sample(void)
 }
 
 /*
- * Announce a sample on this pCPU before testing sampling: the stopping
- * side clears sampling, then waits for in_sample to drop (control.c).
+ * Announce a sample on this pCPU before testing sampling: the side that
+ * stops a pCPU clears sampling, then waits for in_sample to drop.
  * Returns this pCPU's state if it may record (then sample_end() must
  * follow), else NULL.
  */

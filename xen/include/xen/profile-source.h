@@ -20,7 +20,7 @@ struct xen_sysctl_profile_record;
 
 /* A validated start request. */
 struct profile_config {
-    unsigned int source;            /* XEN_SYSCTL_PROFILE_SOURCE_TIMER / _PMU */
+    unsigned int source;            /* XEN_SYSCTL_PROFILE_SOURCE_{TIMER,PMU} */
     unsigned int reason;            /* XEN_SYSCTL_PROFILE_REASON_* */
     unsigned int frequency;         /* Hz as asked, 0 if period given */
     uint64_t period;                /* ns (timer) / events (pmu) */
@@ -62,7 +62,8 @@ struct profile_source {
  * profile_sample_commit() must follow, with the buffer filled (rec->size
  * set).  A full ring drops the record and counts it.
  */
-struct xen_sysctl_profile_record *profile_sample_begin(unsigned int *max_depth);
+struct xen_sysctl_profile_record *
+profile_sample_begin(unsigned int *max_depth);
 /*
  * Fill rec's header for a sample of the current vCPU on this pCPU: n IPs
  * after it (ip[0] the interrupted one), XEN_SYSCTL_PROFILE_F_* flags, a

@@ -14,9 +14,9 @@
 #include <xen/errno.h>
 #include <xen/lib.h>
 #include <xen/types.h>
-#include <public/sysctl.h>
 
 struct cpu_user_regs;
+struct xen_sysctl_profile_op;
 
 /* What profile_pmu_nmi() made of an NMI. */
 #define PROFILE_NMI_NONE    0   /* not the profiler's: Xen's handling */

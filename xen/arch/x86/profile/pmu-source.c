@@ -32,6 +32,7 @@
 #include <asm/processor.h>
 #include <asm/vpmu.h>
 #include <public/pmu.h>
+#include <public/sysctl.h>
 
 #include "pmu.h"
 #include "sample.h"
