@@ -130,16 +130,22 @@ left=$(git ls-files -- xen tools docs | while read -r f; do
            [ -e "$work/$f" ] || grep -qxF -- "$f" <<<"$skip" || echo "$f"; done)
 [ -z "$left" ] || { echo "error: not in any commit (patches/$dir/files): $left" >&2; exit 1; }
 
-# The CHANGELOG entry, under the first "### Added" of this tree's file,
-# unless a patch of the series wrote one (the 4.17 series does).
+# The CHANGELOG entry, under "### Added" of the unreleased version (a
+# staging tree's first section), or of a new "Unreleased" section above a
+# release's first one, unless a patch of the series wrote one (the 4.17
+# series does).
 if g diff --quiet series-base HEAD -- CHANGELOG.md; then
-    awk '!done && /^### Added/ {
-             print; print " - On x86 and Arm64, a sampling profiler of the hypervisor itself"
+    awk 'function entry() {
+             print " - On x86 and Arm64, a sampling profiler of the hypervisor itself"
              print "   (CONFIG_XEN_PROFILER): per-pCPU samples on a timer interrupt or on PMU"
              print "   counter overflows (NMIs on x86), with frame-pointer stacks, driven by"
              print "   `xl profile` (start, stop, status, discard, record, report) and read"
              print "   offline by libxenprofile and `xenprofile` (reports, flame graphs, pprof)."
-             done = 1; next }
+         }
+         !done && /^## / && !/UNRELEASED/ {
+             print "## [Unreleased]"; print ""; print "### Added"; entry(); print ""
+             done = 1 }
+         !done && /^### Added/ { print; entry(); done = 1; next }
          { print }' "$work/CHANGELOG.md" > "$out/CHANGELOG.md"
     mv "$out/CHANGELOG.md" "$work/CHANGELOG.md"
     printf '%s\n\n%s\n\nSigned-off-by: %s\n' \

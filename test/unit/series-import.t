@@ -14,11 +14,11 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 : "${SHARED_XEN:=$top/../shared/xen}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-plan 4
+plan 5
 tarball=$SHARED_XEN/xen-4.22.0.tar.xz
 [ -f "$tarball" ] || tarball=$(ls "$SHARED_XEN"/xen-staging-*.tar.xz 2>/dev/null | head -n 1)
 if [ ! -f "$tarball" ]; then
-    for i in $(seq 4); do skip "series-import" "no Xen 4.22 or staging source in $SHARED_XEN"; done
+    for i in $(seq 5); do skip "series-import" "no Xen 4.22 or staging source in $SHARED_XEN"; done
     exit 0
 fi
 diag "base: $(basename "$tarball")"
@@ -35,6 +35,17 @@ import() {  # import GIT REV: the commits up to REV, the CHANGELOG's left out
 
 series "$tmp/out1"
 last=$(git -C "$tmp/out1.git" log -1 --format=%s series-head)
+# A release's CHANGELOG has no unreleased section: the entry gets a new
+# one above the release's, never a line in the released version's list.
+first=$(git -C "$tmp/out1.git" show series-head:CHANGELOG.md 2>/dev/null | grep -m 1 '^## ')
+added=$(git -C "$tmp/out1.git" diff series-head^ series-head -- CHANGELOG.md |
+        grep -c '^+ - On x86 and Arm64')
+case $first in
+*UNRELEASED*|'## [Unreleased]') unreleased=1 ;;
+*) unreleased=0 ;;
+esac
+check "the CHANGELOG entry goes in an unreleased section (${first%%(*}), once ($added)" \
+    test "$unreleased" = 1 -a "$added" = 1
 tip=series-head
 [ "$last" != "CHANGELOG: the hypervisor sampling profiler" ] || tip=series-head^
 import "$tmp/out1.git" "$tip"
