@@ -350,42 +350,6 @@ static void test_start_yields(void)
 }
 
 /*
- * A pCPU goes offline while a start is under way: the pCPUs already
- * started are stopped (the one going offline by the notifier, before it
- * goes), and the start fails with nothing kept.
- */
-static void test_down_while_starting(void)
-{
-    struct xen_sysctl_profile_op op;
-    unsigned int calls, n = 0;
-    int rc;
-
-    start_op(&op);
-    preempt = true;
-    /* Until two pCPUs sample, the start yielding after each step. */
-    do {
-        struct xen_sysctl_profile_op again = op;
-
-        rc = profile_sysctl(&again);
-    } while ( rc == -ERESTART && nr_started() < 2 && ++n < 100 );
-    tap_ok(rc == -ERESTART && nr_started() == 2 &&
-           state_now() == XEN_SYSCTL_PROFILE_STATE_STARTING,
-           "control: a start that yields is STARTING with 2 pCPUs sampled "
-           "(rc %d, %u)", rc, nr_started());
-    cpu_down(1, false);
-    tap_ok(!started[1] && !violations,
-           "control: a sampled pCPU going offline during a start is "
-           "stopped before it goes (%u violations)", violations);
-    rc = call(&op, 0, 1000, &calls);
-    tap_ok(rc == -EAGAIN && all_given_back(),
-           "control: ... and the start's continuation fails with -EAGAIN, "
-           "nothing kept (rc %d, %ld pages, %ld blocks, %u violations)",
-           rc, pages_out, blocks_out, violations);
-    cpu_up(1);
-    preempt = false;
-}
-
-/*
  * Call a start that yields at every step until until() holds (at most 100
  * calls): its last rc.
  */
@@ -413,6 +377,41 @@ static bool one_ring(void)
 static bool cpu1_started(void)
 {
     return started[1];
+}
+
+static bool two_started(void)
+{
+    return nr_started() >= 2;
+}
+
+/*
+ * A pCPU goes offline while a start is under way: the pCPUs already
+ * started are stopped (the one going offline by the notifier, before it
+ * goes), and the start fails with nothing kept.
+ */
+static void test_down_while_starting(void)
+{
+    struct xen_sysctl_profile_op op;
+    unsigned int calls;
+    int rc;
+
+    start_op(&op);
+    rc = start_until(&op, two_started);
+    tap_ok(rc == -ERESTART && nr_started() == 2 &&
+           state_now() == XEN_SYSCTL_PROFILE_STATE_STARTING,
+           "control: a start that yields is STARTING with 2 pCPUs sampled "
+           "(rc %d, %u)", rc, nr_started());
+    cpu_down(1, false);
+    tap_ok(!started[1] && !violations,
+           "control: a sampled pCPU going offline during a start is "
+           "stopped before it goes (%u violations)", violations);
+    rc = call(&op, 0, 1000, &calls);
+    tap_ok(rc == -EAGAIN && all_given_back(),
+           "control: ... and the start's continuation fails with -EAGAIN, "
+           "nothing kept (rc %d, %ld pages, %ld blocks, %u violations)",
+           rc, pages_out, blocks_out, violations);
+    cpu_up(1);
+    preempt = false;
 }
 
 /*
@@ -464,16 +463,11 @@ static void test_hotplug_while_starting(void)
 static void test_release_while_starting(void)
 {
     struct xen_sysctl_profile_op op;
-    unsigned int calls, n = 0;
+    unsigned int calls;
     int rc;
 
     start_op(&op);
-    preempt = true;
-    do {
-        struct xen_sysctl_profile_op again = op;
-
-        rc = profile_sysctl(&again);
-    } while ( rc == -ERESTART && nr_started() < 2 && ++n < 100 );
+    rc = start_until(&op, two_started);
     rc = call(NULL, XEN_SYSCTL_PROFILE_stop, 1, &calls);
     tap_ok(rc == -EBUSY, "control: stop during a start: -EBUSY (%d)", rc);
     rc = call(NULL, XEN_SYSCTL_PROFILE_release, 1000, &calls);
