@@ -506,7 +506,7 @@ static int profile_stop(void)
         if ( !(profile_cpus[cpu].flags & XEN_SYSCTL_PROFILE_CPU_SAMPLED) )
             continue;
         quiesce_cpu(cpu);
-        if ( still_sampled(cpu + 1) && hypercall_preempt_check() )
+        if ( hypercall_preempt_check() && still_sampled(cpu + 1) )
         {
             put_cpu_maps();
             return -ERESTART;
