@@ -48,7 +48,7 @@ static always_inline void profile_timer_interrupt(void)
         profile_timer_sample();
 }
 
-#ifdef CONFIG_X86
+#ifdef CONFIG_HAS_XEN_PROFILER_NMI
 /*
  * Hook in do_nmi(), after the NMI callback: claim, sample and re-arm an
  * overflow of the profiler's PMU counter (x86, PMU source).
@@ -73,7 +73,7 @@ static inline void profile_timer_interrupt(void)
 {
 }
 
-#ifdef CONFIG_X86
+#ifdef CONFIG_HAS_XEN_PROFILER_NMI
 static inline unsigned int profile_pmu_nmi(const struct cpu_user_regs *regs)
 {
     return PROFILE_NMI_NONE;
@@ -87,7 +87,7 @@ static inline bool profile_pmu_nmi_reason_due(void)
 
 #endif /* CONFIG_XEN_PROFILER */
 
-#if defined(CONFIG_XEN_PROFILER) && defined(CONFIG_X86)
+#if defined(CONFIG_XEN_PROFILER) && defined(CONFIG_HAS_XEN_PROFILER_NMI)
 /*
  * Sampling on NMIs and livepatching exclude each other (common/profile/
  * nmi.c).  A PMU source takes a reference while it probes or samples
