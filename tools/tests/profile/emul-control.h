@@ -26,6 +26,8 @@
 #define __init
 #define __read_mostly
 #define __ro_after_init
+#define SMP_CACHE_BYTES     64
+#define __cacheline_aligned __attribute__((__aligned__(SMP_CACHE_BYTES)))
 #define unlikely(x)         (x)
 #define BUILD_BUG_ON(c)     _Static_assert(!(c), #c)
 #define sizeof_field(t, m)  sizeof(((t *)NULL)->m)
@@ -54,11 +56,13 @@ void free_xenheap_pages(void *p, unsigned int order);
 void get_outstanding_claims(uint64_t *free_pages, uint64_t *outstanding_pages);
 
 /* xen/xmalloc.h, xen/xvmalloc.h */
-#define xmalloc_bytes(n)        test_malloc(n, false)
-#define xzalloc_array(t, n)     ((t *)test_malloc(sizeof(t) * (n), true))
+#define xmalloc_bytes(n)        test_malloc(n, 1, false)
+#define xzalloc_array(t, n) \
+    ((t *)test_malloc(sizeof(t) * (n), __alignof__(t), true))
 #define xvzalloc_array(t, n)    xzalloc_array(t, n)
 #define XFREE(p)                do { test_free(p); (p) = NULL; } while ( 0 )
-void *test_malloc(size_t size, bool zero);
+/* As Xen's: the type's alignment honoured (UBSan checks every access). */
+void *test_malloc(size_t size, size_t align, bool zero);
 void test_free(void *p);
 
 /* xen/sched.h */

@@ -11,6 +11,7 @@
 #ifndef PROFILE_PRIVATE_H
 #define PROFILE_PRIVATE_H
 
+#include <xen/cache.h>
 #include <xen/cpumask.h>
 #include <xen/spinlock.h>
 #include <xen/time.h>
@@ -24,7 +25,8 @@
 
 /*
  * Per-pCPU state, in an array of nr_cpu_ids allocated at the first start
- * and kept (the lock-free sample path must never see it freed).
+ * and kept (the lock-free sample path must never see it freed).  Each on
+ * cache lines of its own: its pCPU's sample path writes it every sample.
  */
 struct profile_cpu {
     struct profile_ring ring;
@@ -41,7 +43,7 @@ struct profile_cpu {
     struct timer timer;             /* timer source */
     s_time_t next;                  /* timer source: next sample due */
     uint64_t *scratch;              /* the record in making */
-};
+} __cacheline_aligned;
 
 /*
  * What a start may ask for: this hypervisor's policy, which the limits
