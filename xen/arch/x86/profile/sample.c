@@ -81,9 +81,8 @@ void arch_profile_prepare(void)
  * (using_svm() is false at build time without AMD_SVM: no reference to
  * either is left).
  */
-static bool guest_context(const struct vcpu *v,
-                          const struct cpu_user_regs *regs, uint64_t *ip,
-                          unsigned int *mode)
+static bool guest_context(struct vcpu *v, const struct cpu_user_regs *regs,
+                          uint64_t *ip, unsigned int *mode)
 {
     bool kernel;
 
@@ -94,7 +93,7 @@ static bool guest_context(const struct vcpu *v,
         *ip = regs->rip;
 #ifdef CONFIG_HVM
         if ( is_hvm_vcpu(v) )
-            kernel = hvm_get_cpl((struct vcpu *)v) != 3;
+            kernel = hvm_get_cpl(v) != 3;
         else
 #endif
             kernel = guest_kernel_mode(v, regs);
@@ -104,7 +103,7 @@ static bool guest_context(const struct vcpu *v,
               regs->rip == (unsigned long)svm_stgi_label )
     {
         *ip = svm_vmcb_rip(v);
-        kernel = hvm_get_cpl((struct vcpu *)v) != 3;
+        kernel = hvm_get_cpl(v) != 3;
     }
 #endif
     else
@@ -124,7 +123,7 @@ static void build_record(struct xen_sysctl_profile_record *rec,
                          const struct cpu_user_regs *regs,
                          unsigned int max_depth)
 {
-    const struct vcpu *v = current;
+    struct vcpu *v = current;
     uint64_t *ip = (uint64_t *)(rec + 1);
     unsigned int n = 1, flags = 0, mode;
 
