@@ -297,6 +297,12 @@ static void route_pmu_irq(bool on)
  * On the pCPU to start (IPI): its PPI routed to Xen once (unmasked again
  * for later sessions), whatever was left in the PMU cleared, then our
  * counter armed.
+ *
+ * setup_irq() may run here, in the IPI: it takes the descriptor's lock
+ * with interrupts off (the PPI's descriptor is this pCPU's own, banked)
+ * and the GIC's lock under it, allocates nothing (the irqaction is this
+ * pCPU's static one), and prints only for an IRQ routed to a guest,
+ * which only SPIs can be (is_assignable_irq()).
  */
 int arch_profile_pmu_start_here(const struct profile_config *cfg)
 {
