@@ -98,6 +98,16 @@ bool same_text(const char *got, const char *want);
  * it there.)
  */
 bool same_expected(const char *got, const char *name);
+/*
+ * The files of data/expected/, built into the program by mkexpected.sh
+ * (expected-data.c); the last entry's name is NULL.
+ */
+struct test_expected {
+    const char *name;
+    const unsigned char *text;      /* len bytes, then a NUL */
+    size_t len;
+};
+extern const struct test_expected test_expected[];
 /* A stack set parsed from folded text; NULL on failure. */
 struct xenprof_stackset *stackset_of_text(const char *text);
 
