@@ -15,7 +15,7 @@ pkgs="build-essential python3-dev uuid-dev libncurses-dev libyajl-dev
       libdbi-perl libdbd-sqlite3-perl tclx8.4 libsqlite3-tcl sqlite3
       dropbear-bin openssh-sftp-server openssh-client
       qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross
-      device-tree-compiler"
+      device-tree-compiler bc"
 # deps.sh configs: also the cross compilers of make check-configs.
 [ "${1:-}" != configs ] ||
     pkgs="$pkgs gcc-arm-linux-gnueabihf gcc-riscv64-linux-gnu gcc-powerpc64le-linux-gnu"
