@@ -131,7 +131,7 @@ struct xenprof_cpu {
 };
 
 struct xenprof_meta {
-    char xen_version[64];           /* "4.17.5" */
+    char xen_version[64];           /* "4.22.0" */
     char build_id[128];             /* hex, "" if unknown */
     char hostname[64];
     uint64_t timestamp_khz;

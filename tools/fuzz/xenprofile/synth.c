@@ -357,7 +357,7 @@ static int add_meta(struct xenprof_data *d, uint64_t timestamp,
         c.cost_max = 9000;
         rc = xenprof_data_add_cpu(d, &c);
     }
-    strcpy(m->xen_version, "4.17.5");
+    strcpy(m->xen_version, "4.22.0");
     strcpy(m->hostname, "synthetic");
     strcpy(m->source_reason, "synthetic profile");
     m->timestamp_khz = 2000000;

@@ -20,7 +20,7 @@ static void fill_str(char *dst, size_t size, const char *s)
 static void sample_meta(struct xenprof_meta *m)
 {
     memset(m, 0, sizeof(*m));
-    fill_str(m->xen_version, sizeof(m->xen_version), "4.17.5");
+    fill_str(m->xen_version, sizeof(m->xen_version), "4.22.0");
     memset(m->build_id, 'b', sizeof(m->build_id) - 1);   /* longest */
     fill_str(m->hostname, sizeof(m->hostname), "host-\x01\xff;x y");
     m->timestamp_khz = 2899998;

@@ -152,7 +152,7 @@ static struct xenprof_data *profile(void)
         xenprof_data_free(d);
         return NULL;
     }
-    strcpy(d->meta.xen_version, "4.17.5");
+    strcpy(d->meta.xen_version, "4.22.0");
     strcpy(d->meta.hostname, "host1");
     strcpy(d->meta.build_id, "00112233445566778899aabbccddeeff00112233");
     strcpy(d->meta.source_reason, "asked for");
@@ -224,7 +224,7 @@ static void data_timer(void)
     tap_ok(d.time == 1700000000123456789ULL && d.dur == 10000000000ULL,
            "pprof data: time_nanos and duration_nanos");
     tap_ok(d.ncomment == 1 &&
-           strstr(s_or(&d, d.comment[0]), "Xen 4.17.5 on host1, timer"),
+           strstr(s_or(&d, d.comment[0]), "Xen 4.22.0 on host1, timer"),
            "pprof data: a comment names Xen, host and source (\"%s\")",
            d.ncomment ? s_or(&d, d.comment[0]) : "");
  out:

@@ -29,7 +29,7 @@ static const struct tsample rsamples[] = {
 
 static void report_meta(struct xenprof_meta *m)
 {
-    strcpy(m->xen_version, "4.17.5");
+    strcpy(m->xen_version, "4.22.0");
     strcpy(m->build_id, "0123abcd");
     strcpy(m->hostname, "xenhost");
     m->timestamp_khz = 1000;
