@@ -3,22 +3,9 @@
  * libxl_profile.c: the hypervisor sampling profiler (XEN_SYSCTL_profile_op).
  *
  * The profile's data crosses this API in plain C types (libxl.h), never in
- * libxc types.  Return contract of every function here:
- *   0                       success
- *   ERROR_INVAL             a parameter out of range
- *   ERROR_NI                not supported by this hypervisor or host
- *                           (errno: ENOSYS, not built; ENODEV, the
- *                           source asked for cannot run here; EOPNOTSUPP,
- *                           a sub-op this hypervisor does not know)
- *   ERROR_NOMEM             out of memory (in libxl or in Xen)
- *   ERROR_FAIL + errno      EBUSY: a session exists already (start) or is
- *                           still running (release); EAGAIN: pCPUs went
- *                           offline or came online during the start,
- *                           which kept nothing (start); ENODATA: no session;
- *                           EPERM/EACCES: denied (XSM policy, not the
- *                           control domain); E2BIG: the rings would
- *                           exceed Xen's cap (start); EIO: no pCPU could
- *                           be started; anything else: see the log.
+ * libxc types.  The return contract of every function here is in libxl.h:
+ * a libxl error code, and for ERROR_NI and ERROR_FAIL the errno that says
+ * which failure it is (profile_error()).
  */
 #include "libxl_osdeps.h"
 
