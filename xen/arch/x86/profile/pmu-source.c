@@ -52,7 +52,7 @@ static uint64_t nmi_reason_next;    /* TSC: port 0x61 is read again */
  * Called by do_nmi() for every NMI the NMI callback did not take, so that
  * a crash or a livepatch being applied runs none of this (livepatching is
  * refused while we probe or sample, profile_nmi_get(); microcode
- * loading's callback hands every NMI on).  One load and a branch when
+ * loading's callback hands every NMI on).  Two loads and branches when
  * this pCPU has no counter armed.
  */
 unsigned int profile_pmu_nmi(const struct cpu_user_regs *regs)
