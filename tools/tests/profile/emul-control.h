@@ -68,10 +68,27 @@ void test_free(void *p);
 /* xen/sched.h */
 bool hypercall_preempt_check(void);
 
-/* xen/time.h, xen/timer.h: the timer source is not built here. */
+/* xen/atomic.h */
+typedef struct {
+    int counter;
+} atomic_t;
+#define atomic_read(v)      __atomic_load_n(&(v)->counter, __ATOMIC_RELAXED)
+#define atomic_inc(v) \
+    ((void)__atomic_fetch_add(&(v)->counter, 1, __ATOMIC_SEQ_CST))
+#define atomic_dec(v) \
+    ((void)__atomic_fetch_sub(&(v)->counter, 1, __ATOMIC_SEQ_CST))
+
+/*
+ * xen/time.h, xen/timer.h: a timer remembers its last set_timer() for
+ * test-timer.c (emul-timer.h); control.c never arms one.
+ */
 typedef int64_t s_time_t;
 struct timer {
-    int unused;
+    void (*fn)(void *data);
+    void *data;
+    unsigned int cpu;
+    s_time_t expires;
+    bool active;                    /* set and neither killed nor run */
 };
 extern unsigned long cpu_khz;
 uint64_t get_cycles(void);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * main.c: the profiler's hypervisor unit tests (ring, unwinder, symbols,
- * PMU owner, session life cycle), one TAP stream
+ * PMU owner, session life cycle, timer source), one TAP stream
  * (tools/tests/common/tap.c).
  */
 #include "test.h"
@@ -16,6 +16,7 @@ int main(void)
     test_symbols();
     test_owner();
     test_control();
+    test_timer();
 
     return tap_done();
 }

@@ -41,5 +41,6 @@ void test_stack(void);
 void test_symbols(void);
 void test_owner(void);
 void test_control(void);
+void test_timer(void);
 
 #endif /* TEST_PROFILE_TEST_H */

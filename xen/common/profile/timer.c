@@ -24,6 +24,7 @@
 #include <xen/sched.h>
 #include <xen/time.h>
 #include <xen/timer.h>
+#include <asm/atomic.h>
 #include <asm/system.h>
 
 #include "private.h"
@@ -34,20 +35,29 @@
  */
 #define PROFILE_TIMER_SLOP MICROSECS(100)
 
+/*
+ * Set by the pCPU that runs the sysctl, after the pCPU's deadline with a
+ * write barrier in between and before its timer is armed; read first by
+ * the pCPU's timer interrupt, with a read barrier after it: an interrupt
+ * that sees it set sees the deadline it was set with.  An interrupt that
+ * read it just before a stop may still advance the deadline: the next
+ * start writes a new one before setting the flag again.
+ */
 static DEFINE_PER_CPU(bool, timer_sampling);
 
 /* Read by the timer interrupt's hook (xen/profile.h) on every pCPU. */
-unsigned int __read_mostly profile_timer_cpus;
+atomic_t __read_mostly profile_timer_cpus;
 
 bool profile_timer_due(void)
 {
     struct profile_cpu *pc;
     s_time_t now;
 
-    if ( likely(!this_cpu(timer_sampling)) )
+    if ( likely(!read_atomic(&this_cpu(timer_sampling))) )
         return false;
 
-    pc = &profile_cpus[smp_processor_id()];
+    smp_rmb();
+    pc = &ACCESS_ONCE(profile_cpus)[smp_processor_id()];
     now = NOW();
     if ( now + PROFILE_TIMER_SLOP < pc->next )
         return false;
@@ -98,11 +108,14 @@ static int cf_check timer_start(const struct profile_config *cfg,
 {
     struct profile_cpu *pc = &profile_cpus[cpu];
 
+    /* The caller stops a pCPU before starting it again. */
+    ASSERT(!per_cpu(timer_sampling, cpu));
+
     init_timer(&pc->timer, timer_fn, pc, cpu);
     pc->next = NOW() + cfg->period;
-    if ( !per_cpu(timer_sampling, cpu) )
-        (void)arch_fetch_and_add(&profile_timer_cpus, 1);
-    per_cpu(timer_sampling, cpu) = true;
+    smp_wmb();
+    write_atomic(&per_cpu(timer_sampling, cpu), true);
+    atomic_inc(&profile_timer_cpus);
     set_timer(&pc->timer, pc->next);
 
     return 0;
@@ -110,9 +123,12 @@ static int cf_check timer_start(const struct profile_config *cfg,
 
 static void cf_check timer_stop(unsigned int cpu)
 {
-    if ( per_cpu(timer_sampling, cpu) )
-        (void)arch_fetch_and_add(&profile_timer_cpus, -1);
-    per_cpu(timer_sampling, cpu) = false;
+    /* A pCPU never started has no timer to kill. */
+    if ( !per_cpu(timer_sampling, cpu) )
+        return;
+
+    write_atomic(&per_cpu(timer_sampling, cpu), false);
+    atomic_dec(&profile_timer_cpus);
     kill_timer(&profile_cpus[cpu].timer);
 }
 

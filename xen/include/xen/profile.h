@@ -14,6 +14,7 @@
 #include <xen/errno.h>
 #include <xen/lib.h>
 #include <xen/types.h>
+#include <asm/atomic.h>
 
 struct cpu_user_regs;
 struct xen_sysctl_profile_op;
@@ -29,7 +30,7 @@ struct xen_sysctl_profile_op;
 int profile_sysctl(struct xen_sysctl_profile_op *op);
 
 /* pCPUs the timer source samples now: 0 when no timer session runs. */
-extern unsigned int profile_timer_cpus;
+extern atomic_t profile_timer_cpus;
 
 /*
  * Maybe take a timer sample of the interrupted context (get_irq_regs()),
@@ -44,7 +45,7 @@ void profile_timer_sample(void);
  */
 static always_inline void profile_timer_interrupt(void)
 {
-    if ( unlikely(ACCESS_ONCE(profile_timer_cpus)) )
+    if ( unlikely(atomic_read(&profile_timer_cpus)) )
         profile_timer_sample();
 }
 
