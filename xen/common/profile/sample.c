@@ -51,7 +51,11 @@ static struct profile_cpu *sample_begin(void)
     write_atomic(&pc->in_sample, true);
     smp_mb();
     if ( ACCESS_ONCE(pc->sampling) )
+    {
+        /* The ring, published before sampling was set. */
+        smp_rmb();
         return pc;
+    }
 
     smp_mb();
     write_atomic(&pc->in_sample, false);
