@@ -69,14 +69,7 @@ void test_free(void *p);
 bool hypercall_preempt_check(void);
 
 /* xen/atomic.h */
-typedef struct {
-    int counter;
-} atomic_t;
-#define atomic_read(v)      __atomic_load_n(&(v)->counter, __ATOMIC_RELAXED)
-#define atomic_inc(v) \
-    ((void)__atomic_fetch_add(&(v)->counter, 1, __ATOMIC_SEQ_CST))
-#define atomic_dec(v) \
-    ((void)__atomic_fetch_sub(&(v)->counter, 1, __ATOMIC_SEQ_CST))
+#include "emul-atomic.h"
 
 /*
  * xen/time.h, xen/timer.h: a timer remembers its last set_timer() for

@@ -6,9 +6,6 @@
 #ifndef TEST_PMU_SHIM_ASM_ATOMIC_H
 #define TEST_PMU_SHIM_ASM_ATOMIC_H
 
-typedef struct {
-    int counter;
-} atomic_t;
-#define atomic_read(v)      __atomic_load_n(&(v)->counter, __ATOMIC_RELAXED)
+#include "emul-atomic.h"
 
 #endif /* TEST_PMU_SHIM_ASM_ATOMIC_H */
