@@ -216,6 +216,13 @@ static struct {
     unsigned int abort_reason;      /*   and this reason */
 } starting;
 
+/*
+ * The pCPUs a start call names, parsed before they are compared with
+ * starting.mask: static rather than on the stack (a cpumask_t is 512 bytes
+ * at NR_CPUS=4096), as sysctl_lock serialises the calls.
+ */
+static cpumask_t request_mask;
+
 /* Is op the request a start in progress was made with (IN fields)? */
 static bool same_request(const struct xen_sysctl_profile_start *a,
                          const struct xen_sysctl_profile_start *b)
@@ -359,7 +366,6 @@ static int end_start(unsigned int *reason)
 static int profile_start(struct xen_sysctl_profile_start *op)
 {
     struct profile_config cfg;
-    cpumask_t mask;
     unsigned int cpu;
     int rc;
 
@@ -408,18 +414,19 @@ static int profile_start(struct xen_sysctl_profile_start *op)
 
     if ( !get_cpu_maps() )
         return -ERESTART;
-    rc = profile_get_cpumask(&op->cpumap, &mask);
+    rc = profile_get_cpumask(&op->cpumap, &request_mask);
     if ( state == XEN_SYSCTL_PROFILE_STATE_IDLE )
     {
-        if ( !rc && !within_cap(cpumask_weight(&mask), cfg.ring_kib) )
+        if ( !rc && !within_cap(cpumask_weight(&request_mask),
+                                 cfg.ring_kib) )
             rc = -E2BIG;
         if ( rc )
             goto out;
-        cpumask_copy(&starting.mask, &mask);
+        cpumask_copy(&starting.mask, &request_mask);
         state = XEN_SYSCTL_PROFILE_STATE_STARTING;
     }
     else if ( starting.hotplug || rc ||
-              !cpumask_equal(&mask, &starting.mask) )
+              !cpumask_equal(&request_mask, &starting.mask) )
     {
         /*
          * The pCPUs are not those of the first call any more: CPU hotplug
