@@ -12,7 +12,14 @@
 
 #include "private.h"
 
-/* Parse the pCPU mask: every bit must name an online pCPU. */
+/*
+ * Parse the pCPU mask: every bit must name an online pCPU.  Not
+ * xenctl_bitmap_to_cpumask(): it allocates, and it drops the bits past
+ * nr_cpu_ids without a word, where a request naming a pCPU that does not
+ * exist or is offline must fail (-EINVAL, as the sysctl's errno list
+ * says) rather than profile fewer pCPUs than asked.  Copied 64 bytes at
+ * a time, so nothing is allocated and the stack use is bounded.
+ */
 int profile_get_cpumask(const struct xenctl_bitmap *map, cpumask_t *mask)
 {
     unsigned int i, bit;
