@@ -162,6 +162,34 @@ static void test_timer_due(void)
     tap_ok(!profile_timer_due(), "timer: and not again at once");
 }
 
+/*
+ * At the shortest period the slop must stay below it: an interrupt just
+ * after a sample (another timer's, an IPI) is not the next sample's.
+ */
+static void test_timer_due_fastest(void)
+{
+    struct profile_cpu *pc = &profile_cpus[1];
+    uint64_t saved = profile_session.period;
+    s_time_t fast = PROFILE_TIMER_NS_MIN;
+
+    profile_session.period = fast;
+    test_cpu = 1;
+    clock_now = pc->next;
+    tap_ok(profile_timer_due() && pc->next == clock_now + fast,
+           "timer: at the shortest period, due at the deadline");
+    clock_now += MICROSECS(1);
+    tap_ok(!profile_timer_due(),
+           "timer: at the shortest period, not due again 1 us after a sample");
+    clock_now = pc->next - fast / 2 - 1;
+    tap_ok(!profile_timer_due(),
+           "timer: at the shortest period, the slop is under half a period");
+    clock_now = pc->next - fast / 2;
+    tap_ok(profile_timer_due() && pc->next == clock_now + fast / 2 + fast,
+           "timer: at the shortest period, due half a period early");
+    profile_session.period = saved;
+    pc->next = clock_now + PERIOD;
+}
+
 static void test_timer_fn(void)
 {
     struct profile_cpu *pc = &profile_cpus[1];
@@ -194,6 +222,7 @@ void test_timer(void)
     test_timer_check();
     test_timer_counts(&cfg);
     test_timer_due();
+    test_timer_due_fastest();
     test_timer_fn();
     profile_timer_source.stop(1);
     tap_ok(!atomic_read(&profile_timer_cpus),

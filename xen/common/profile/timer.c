@@ -32,6 +32,8 @@
 /*
  * An interrupt this early or later counts as the sample's own: the timer
  * code may fire a little ahead of the deadline to batch nearby timers.
+ * At most half a period, so that at the shortest period an interrupt
+ * just after a sample is not taken for the next one.
  */
 #define PROFILE_TIMER_SLOP MICROSECS(100)
 
@@ -51,20 +53,22 @@ atomic_t __read_mostly profile_timer_cpus;
 bool profile_timer_due(void)
 {
     struct profile_cpu *pc;
-    s_time_t now;
+    s_time_t now, period, slop;
 
     if ( likely(!read_atomic(&this_cpu(timer_sampling))) )
         return false;
 
     smp_rmb();
     pc = &ACCESS_ONCE(profile_cpus)[smp_processor_id()];
+    period = profile_session.period;
+    slop = min_t(s_time_t, PROFILE_TIMER_SLOP, period / 2);
     now = NOW();
-    if ( now + PROFILE_TIMER_SLOP < pc->next )
+    if ( now + slop < pc->next )
         return false;
 
-    pc->next += profile_session.period;
+    pc->next += period;
     if ( pc->next <= now )      /* Interrupts were off for a long time. */
-        pc->next = now + profile_session.period;
+        pc->next = now + period;
 
     return true;
 }
