@@ -2,10 +2,10 @@
 /*
  * test-abi.c: the library's copy of the record stream's layout and
  * constants (xenprofile.h, which must not depend on Xen's headers) against
- * the hypervisor's public header, compiled here with the public shim of
- * tools/tests/common: any drift fails the build of the unit tests.
- * (libxl's LIBXL_PROFILE_* are tied to XEN_PROFILE_* in libxl_profile.c,
- * in the build of the toolstack.)
+ * the hypervisor's public header, xen/sysctl.h of XEN_PUBLIC_INC (the Xen
+ * tree's own in a tree): any drift fails the build of the unit tests.
+ * (libxl's LIBXL_PROFILE_* are tied to XEN_SYSCTL_PROFILE_* in
+ * libxl_profile.c, in the build of the toolstack.)
  */
 #include <errno.h>
 #include <stddef.h>
