@@ -211,6 +211,20 @@ adding six flat commands.
 No MAINTAINERS entry is proposed: who looks after these files is for the
 sender and the maintainers to agree on.
 
+Questions for reviewers:
+ - libxenprofile (patches 27-46) writes flame graph SVGs and pprof's
+   gzipped protocol buffers itself (about 1,950 lines; the gzip is of
+   stored deflate blocks, 240 lines with the protobuf encoder), so that
+   a profile can be read on any machine, with no Xen and no library
+   beyond libc.  Would you rather keep these writers out of tree, or
+   have the gzip part use zlib, which the tools' configure requires
+   already?
+ - xl keeps what it needs between `xl profile start` and `stop` in
+   XEN_RUN_DIR/xenprofile.state (start time, the names of domains that
+   may be gone when the samples are saved): the hypervisor keeps only
+   the samples.  Is a state file acceptable for xl, or should libxl or
+   xenstore hold it?
+
 This is the first posting of this series.  It follows the RFC "Xen
 flamegraph (hypervisor stacktrace profile) support" (Edwin Török, 25 Jul
 2025, <cover.1753372928.git.edwin.torok@cloud.com>), which had dom0's
