@@ -281,9 +281,10 @@ series: fetch
 
 # Build the hypervisor and the toolstack after each patch of the series,
 # for each of CHECK_SERIES_ARCHS: x86_64 and (cross-built) arm64, but
-# x86_64 alone for 4.17 (which has no Arm series).
+# x86_64 alone for 4.17 (which has no Arm series).  Installs what the
+# builds need first, as make check does (a fresh machine has no flex).
 CHECK_SERIES_ARCHS ?= x86_64$(if $(filter 4.17,$(BASE)),, arm64)
-check-series: series $(if $(filter arm64,$(CHECK_SERIES_ARCHS)),sysroot)
+check-series: deps series $(if $(filter arm64,$(CHECK_SERIES_ARCHS)),sysroot)
 	@SYSROOT=$(SYSROOT) CHECK_SERIES_ARCHS="$(CHECK_SERIES_ARCHS)" \
 		$(STAGE) $(LABEL)/check-series scripts/check-series.sh $(BUILD)/series
 
