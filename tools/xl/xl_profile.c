@@ -134,7 +134,8 @@ int profile_start_option(int opt, const char *arg, libxl_profile_params *p,
 
 /* Explain a failed libxl_profile_start() in one line. */
 static void start_error(const char *verb, int rc,
-                        const libxl_profile_params *p, int reason)
+                        const libxl_profile_params *p,
+                        libxl_profile_reason reason)
 {
     libxl_profile_status st;
     int e = errno;
@@ -250,7 +251,8 @@ int profile_do_start(const char *verb, libxl_profile_params *p,
 {
     libxl_profile_status st;
     struct state s;
-    int rc, i, n = 0, reason = 0;
+    libxl_profile_reason reason = LIBXL_PROFILE_REASON_NONE;
+    int rc, i, n = 0;
 
     if (p->frequency && p->period) {
         fprintf(stderr, "xl profile %s: -F and -c exclude each other\n",

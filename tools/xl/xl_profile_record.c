@@ -87,7 +87,7 @@ static int spool_drain(struct spool *sp)
     if (spool_flush(sp))
         return -1;
     /* Even on failure, buf holds consumed records: keep them. */
-    rc = libxl_profile_read_all(ctx, 0, &sp->buf, &sp->len);
+    rc = libxl_profile_read_all(ctx, false, &sp->buf, &sp->len);
     return spool_flush(sp) ? -1 : rc;
 }
 

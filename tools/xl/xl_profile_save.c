@@ -210,7 +210,7 @@ static struct xenprof_data *gather(const char *verb, struct state *s,
     size_t len = 0;
     int rc = -1;
 
-    if (!d || libxl_profile_read_all(ctx, 1, &buf, &len)) {
+    if (!d || libxl_profile_read_all(ctx, true, &buf, &len)) {
         fprintf(stderr, "xl profile %s: cannot read the samples\n", verb);
         goto out;
     }

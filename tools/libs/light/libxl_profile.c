@@ -64,7 +64,8 @@ static int profile_error(libxl__gc *gc, const char *what)
 }
 
 int libxl_profile_start(libxl_ctx *ctx, const libxl_profile_params *params,
-                        const libxl_bitmap *cpumap, int *reason)
+                        const libxl_bitmap *cpumap,
+                        libxl_profile_reason *reason)
 {
     GC_INIT(ctx);
     struct xen_sysctl_profile_start start;
@@ -92,7 +93,7 @@ int libxl_profile_start(libxl_ctx *ctx, const libxl_profile_params *params,
     return rc;
 }
 
-static int profile_simple(libxl_ctx *ctx, int stop)
+static int profile_simple(libxl_ctx *ctx, bool stop)
 {
     GC_INIT(ctx);
     int r, rc = 0, e;
@@ -109,12 +110,12 @@ static int profile_simple(libxl_ctx *ctx, int stop)
 
 int libxl_profile_stop(libxl_ctx *ctx)
 {
-    return profile_simple(ctx, 1);
+    return profile_simple(ctx, true);
 }
 
 int libxl_profile_release(libxl_ctx *ctx)
 {
-    return profile_simple(ctx, 0);
+    return profile_simple(ctx, false);
 }
 
 int libxl_profile_get_limits(libxl_ctx *ctx, libxl_profile_limits *limits)
@@ -215,13 +216,13 @@ int libxl_profile_get_status(libxl_ctx *ctx, libxl_profile_status *status)
 #define PROFILE_SYMBOLS_CHUNK (256 * 1024)
 
 /*
- * Append the records of cpu's ring to *buf (of *len bytes, malloc'd):
- * consumed, or with peek only copied.  A running ring is read up to what
- * it held at the first read: a producer as fast as the reads must not
- * keep the drain going.
+ * Append the records of cpu's ring, consumed (with peek only copied), to
+ * *buf: malloc'd, *size bytes of which the first *len hold records, grown
+ * as needed.  A running ring is read up to what it held at the first
+ * read: a producer as fast as the reads must not keep the drain going.
  */
-static int profile_drain_cpu(libxl__gc *gc, uint32_t cpu, int peek,
-                             void **buf, size_t *len)
+static int profile_drain_cpu(libxl__gc *gc, uint32_t cpu, bool peek,
+                             void **buf, size_t *len, size_t *size)
 {
     uint32_t bytes, records;
     uint64_t pending, offset = 0, left = UINT64_MAX;
@@ -229,7 +230,12 @@ static int profile_drain_cpu(libxl__gc *gc, uint32_t cpu, int peek,
     int r;
 
     for (;;) {
-        *buf = libxl__realloc(NOGC, *buf, *len + PROFILE_READ_CHUNK);
+        if (*size - *len < PROFILE_READ_CHUNK) {
+            /* Doubled, so that a long drain copies each byte O(1) times. */
+            *size = *len + PROFILE_READ_CHUNK > 2 * *size ?
+                    *len + PROFILE_READ_CHUNK : 2 * *size;
+            *buf = libxl__realloc(NOGC, *buf, *size);
+        }
         r = xc_profile_read(CTX->xch, cpu, flags, &offset,
                             (uint8_t *)*buf + *len, PROFILE_READ_CHUNK,
                             &bytes, &records, &pending);
@@ -247,11 +253,12 @@ static int profile_drain_cpu(libxl__gc *gc, uint32_t cpu, int peek,
     }
 }
 
-int libxl_profile_read_all(libxl_ctx *ctx, int peek, void **buf,
+int libxl_profile_read_all(libxl_ctx *ctx, bool peek, void **buf,
                            size_t *len)
 {
     GC_INIT(ctx);
     libxl_profile_status st;
+    size_t size = 0;
     int cpu, rc;
 
     *buf = NULL;
@@ -267,7 +274,7 @@ int libxl_profile_read_all(libxl_ctx *ctx, int peek, void **buf,
     for (cpu = 0; cpu < st.num_cpus; cpu++) {
         if (!(st.cpus[cpu].flags & LIBXL_PROFILE_CPU_RING))
             continue;
-        rc = profile_drain_cpu(gc, cpu, peek, buf, len);
+        rc = profile_drain_cpu(gc, cpu, peek, buf, len, &size);
         if (rc) goto out;
     }
     rc = 0;
