@@ -13,14 +13,16 @@ uint64_t profile_next_period(uint64_t period, uint64_t elapsed,
                              uint64_t clock_khz, unsigned int frequency,
                              uint64_t min_period, uint64_t max_period)
 {
-    uint64_t target, desired, events = period;
-    int64_t delta;
+    uint64_t target, desired, quot, rem, events = period;
 
     if ( !elapsed || !clock_khz || !frequency )
         return period;
 
     /* Clock ticks that one sample should take at frequency Hz. */
-    target = clock_khz * 1000 / frequency;
+    if ( clock_khz > UINT64_MAX / 1000 )
+        target = UINT64_MAX / frequency;
+    else
+        target = clock_khz * 1000 / frequency;
     /* Keep the products below 2^64: scale events/elapsed down alike. */
     while ( elapsed > 0xffffffffULL || target > 0xffffffffULL )
     {
@@ -37,13 +39,23 @@ uint64_t profile_next_period(uint64_t period, uint64_t elapsed,
                 elapsed = 1;
         }
     }
-    /* desired = events * target / elapsed, without overflow. */
-    desired = (events / elapsed) * target +
-              (events % elapsed) * target / elapsed;
+    /*
+     * desired = events * target / elapsed, saturated: a period far too
+     * short for the frequency must go up, not wrap.  Both operands of the
+     * remainder's product are below 2^32.
+     */
+    quot = events / elapsed;
+    rem = (events % elapsed) * target / elapsed;
+    if ( target && quot > (UINT64_MAX - rem) / target )
+        desired = UINT64_MAX;
+    else
+        desired = quot * target + rem;
 
     /* Low-pass: move 1/8 of the way, as perf_adjust_period() does. */
-    delta = (int64_t)(desired - period) / 8;
-    period += delta;
+    if ( desired >= period )
+        period += (desired - period) / 8;
+    else
+        period -= (period - desired) / 8;
 
     if ( period < min_period )
         return min_period;
