@@ -1,0 +1,84 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Where the profiler meets AMD vPMU, in the patched vpmu_amd.c of each base
+# (the series' patch applied to the pristine file): HVM's share of the PMU
+# ownership (common/pmu-owner.c, a count of vCPUs) must follow
+# VPMU_RUNNING exactly.  Each function that sets it takes a share first
+# (amd_vpmu_do_wrmsr() enabling a counter, amd_vpmu_load() from a PV
+# guest's XENPMU_flush with a counter enabled), each that clears it gives
+# one back, and amd_vpmu_destroy() gives back the share of a vCPU that
+# still runs.  A set without a take lets a later clear drop another
+# vCPU's share: the owner goes to none while guest counters run.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/test/lib/tap.sh"
+: "${BUILD:=$top/build}"
+: "${SHARED_XEN:=$top/../shared/xen}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+deb=$(ls "$BUILD"/dl/xen_*.orig.tar.xz 2>/dev/null | head -n 1)
+bases=("4.17 $deb" "4.22 $SHARED_XEN/xen-4.22.0.tar.xz")
+plan $((${#bases[@]} * 4))
+
+# body FILE FUNC: the lines of FUNC's definition in FILE.
+body() {
+    awk -v f="$2" '$0 ~ "^[a-z].*[ *]" f "\\(" { on = 1 } on { print }
+                   on && /^}/ { exit }' "$1"
+}
+# count FILE RE: the lines of FILE matching RE.
+count() { grep -c -E "$2" "$1" || true; }
+# same FILE RE1 RE2: as many lines match RE1 as RE2, and at least one.
+same() {
+    local a b
+    a=$(count "$1" "$2") b=$(count "$1" "$3")
+    [ "$a" -gt 0 ] && [ "$a" = "$b" ] ||
+        { diag "$(basename "$1"): $a of '$2', $b of '$3'"; return 1; }
+}
+# before FILE A B: the first line matching A comes before the first
+# matching B (both exist).
+before() {
+    local a b
+    a=$(grep -n -m1 -E "$2" "$1" | cut -d: -f1)
+    b=$(grep -n -m1 -E "$3" "$1" | cut -d: -f1)
+    [ -n "$a" ] && [ -n "$b" ] && [ "$a" -lt "$b" ]
+}
+
+set_re='vpmu_set\(vpmu, VPMU_RUNNING\);'
+reset_re='vpmu_reset\(vpmu, VPMU_RUNNING\);'
+take_re='acquire_pmu_ownership\(PMU_OWNER_HVM\)'
+give_re='release_pmu_ownership\(PMU_OWNER_HVM\);'
+for b in "${bases[@]}"; do
+    set -- $b
+    name=$1 tarball=${2:-}
+    if [ ! -f "$tarball" ]; then
+        for i in 1 2 3 4; do
+            skip "Xen $name: AMD vPMU ownership" "its source is not here"
+        done
+        continue
+    fi
+    d=$tmp/$name
+    mkdir -p "$d"
+    tar -C "$d" --strip-components=1 -xf "$tarball" --wildcards \
+        '*/xen/arch/x86/cpu/vpmu_amd.c'
+    for p in $(grep -l -e "^Subject: \[PATCH\] x86/vpmu: " \
+                   "$top"/patches/"$name"/[0-9]*.patch); do
+        grep -q '^+++ b/xen/arch/x86/cpu/vpmu_amd.c' "$p" || continue
+        sed -n '/^--- a\/xen\/arch\/x86\/cpu\/vpmu_amd.c/,/^--- a\//p' "$p" |
+            sed '$ { /^--- a\//d }' > "$d/amd.diff"
+        patch -d "$d" -p1 -s --batch --fuzz=0 < "$d/amd.diff"
+    done
+    f=$d/xen/arch/x86/cpu/vpmu_amd.c
+    body "$f" amd_vpmu_load > "$d/load"
+    body "$f" amd_vpmu_do_wrmsr > "$d/wrmsr"
+    body "$f" amd_vpmu_destroy > "$d/destroy"
+
+    check "Xen $name: amd_vpmu_load() (PV XENPMU_flush) takes a share of the PMU before it sets VPMU_RUNNING" \
+        sh -c "$(declare -f before); before '$d/load' '$take_re' '$set_re'"
+    check "Xen $name: ... and takes one for every set, gives one back for every clear" \
+        sh -c "$(declare -f count same diag); same '$d/load' '$set_re' '$take_re' && same '$d/load' '$reset_re' '$give_re'"
+    check "Xen $name: amd_vpmu_do_wrmsr() takes one for every set, gives one back for every clear" \
+        sh -c "$(declare -f count same diag); same '$d/wrmsr' '$set_re' '$take_re' && same '$d/wrmsr' '$reset_re' '$give_re'"
+    check "Xen $name: amd_vpmu_destroy() gives back the share of a vCPU still running" \
+        sh -c "grep -A1 'if ( vpmu_is_set(vpmu, VPMU_RUNNING) )' '$d/destroy' | grep -q -E '$give_re'"
+done
+finish
