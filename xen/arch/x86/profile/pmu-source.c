@@ -37,15 +37,21 @@
 #include "pmu.h"
 #include "sample.h"
 
+/*
+ * The probe's period overflows within microseconds on hardware; it waits
+ * at most a millisecond for the NMI, in the start sysctl (sysctl_lock
+ * held), and a refusal is probed again at the next start, so that an NMI
+ * delayed past the wait (an SMI, a nested host) disables nothing for good.
+ */
 #define PMU_PROBE_PERIOD   10000
-#define PMU_PROBE_TIME     MILLISECS(20)
+#define PMU_PROBE_TIME     MILLISECS(1)
 
 static struct pmu_caps __read_mostly caps;
 static struct pmu_counter __read_mostly counter;
 static DEFINE_PER_CPU(struct pmu_cpu, pmu_state);
 static bool __read_mostly probing;
 static unsigned int probe_nmis;
-static int probe_result = 1;        /* 1: not probed yet */
+static int probe_result = 1;        /* 1: no NMI seen yet, 0: seen */
 static uint64_t nmi_reason_next;    /* TSC: port 0x61 is read again */
 
 /*
@@ -189,8 +195,8 @@ static int cf_check pmu_check(const struct profile_config *cfg,
         return rc;
 
     /*
-     * Probe once (but again after a pCPU that could not be programmed),
-     * never while a livepatch swallows every NMI (profile_nmi_get()).
+     * Probe until an NMI is seen once, never while a livepatch swallows
+     * every NMI (profile_nmi_get()).
      */
     rc = probe_result;
     if ( rc == 1 )
@@ -200,8 +206,8 @@ static int cf_check pmu_check(const struct profile_config *cfg,
         {
             rc = probe_nmi();
             profile_nmi_put();
-            if ( rc != -EIO )
-                probe_result = rc;
+            if ( !rc )
+                probe_result = 0;
         }
     }
     if ( !profile_pmu_started() )
@@ -216,7 +222,7 @@ static int cf_check pmu_check(const struct profile_config *cfg,
     else if ( rc )
     {
         printk_once(XENLOG_WARNING
-                    "profiler: no PMU overflow NMI within %u ms: PMU source disabled\n",
+                    "profiler: no PMU overflow NMI within %u ms: PMU source refused\n",
                     (unsigned int)(PMU_PROBE_TIME / MILLISECS(1)));
         *reason = XEN_SYSCTL_PROFILE_REASON_NO_NMI;
     }
