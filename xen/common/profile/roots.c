@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * roots.c: find the roots of stack walks (xen/profile-unwind.h) in Xen's
- * symbol table, by name or by address, for the architectures'
- * arch_profile_prepare() (sysctl context, before a session samples).
+ * symbol table: by name once at boot (a scan of the whole table), by
+ * address in the architectures' arch_profile_prepare() (sysctl context,
+ * before a session samples).
  */
+#include <xen/init.h>
 #include <xen/kernel.h>
 #include <xen/lib.h>
 #include <xen/profile-unwind.h>
@@ -26,15 +28,17 @@ void profile_add_root(struct profile_unwind_roots *r, unsigned long fn)
     profile_unwind_add_root(r, fn, fn + size);
 }
 
-void profile_add_named_roots(struct profile_unwind_roots *r,
-                             const char *const names[], unsigned int nr)
+void __init profile_add_named_roots(struct profile_unwind_roots *r,
+                                    const char *const names[],
+                                    unsigned int nr)
 {
     char name[KSYM_NAME_LEN + 1], type;
-    uint32_t symnum = 0, next;
+    uint32_t symnum = 0, next, found = 0;
     unsigned long addr;
     const char *base;
     unsigned int i;
 
+    ASSERT(nr <= 32);
     for ( ; ; )
     {
         next = symnum;
@@ -46,8 +50,20 @@ void profile_add_named_roots(struct profile_unwind_roots *r,
         base = base ? base + 1 : name;
         for ( i = 0; i < nr; i++ )
             if ( !strcmp(base, names[i]) )
+            {
                 profile_add_root(r, addr);
+                found |= 1U << i;
+            }
     }
+
+    /*
+     * A function renamed, or not built in this configuration (no PV, no
+     * SVM...): walks no longer end at it.  Information, not a warning,
+     * as a configuration lacks some by design.
+     */
+    for ( i = 0; i < nr; i++ )
+        if ( !(found & (1U << i)) )
+            printk(XENLOG_INFO "profiler: no stack root %s\n", names[i]);
 }
 
 /*

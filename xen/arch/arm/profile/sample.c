@@ -13,9 +13,10 @@
  * of the stack we run on ourselves (unwind.c), if the interrupted SP
  * lies in it.
  */
-#include <xen/lib.h>
+#include <xen/init.h>
 #include <xen/irq.h>
 #include <xen/kernel.h>
+#include <xen/lib.h>
 #include <xen/profile.h>
 #include <xen/profile-source.h>
 #include <xen/profile-unwind.h>
@@ -48,16 +49,20 @@ static const char *const root_names[] = {
     "continue_new_vcpu", "init_done", "start_secondary",
 };
 
-void arch_profile_prepare(void)
+/* Once at boot: a scan of the whole symbol table, not in a sysctl. */
+static int __init cf_check add_named_roots(void)
 {
-    static bool done;
-
-    if ( done )
-        return;
-    done = true;
     profile_unwind_roots_init(&roots, (unsigned long)_stext,
                               (unsigned long)_etext - (unsigned long)_stext);
     profile_add_named_roots(&roots, root_names, ARRAY_SIZE(root_names));
+
+    return 0;
+}
+__initcall(add_named_roots);
+
+/* Every root of Arm is a function of the table, found at boot. */
+void arch_profile_prepare(void)
+{
 }
 
 /*

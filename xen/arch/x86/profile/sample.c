@@ -12,9 +12,10 @@
  * flagged XEN_SYSCTL_PROFILE_F_NO_STACK.  Guest context: the guest's IP,
  * domain, vCPU and mode only; guest memory is never read.
  */
-#include <xen/lib.h>
+#include <xen/init.h>
 #include <xen/irq.h>
 #include <xen/kernel.h>
+#include <xen/lib.h>
 #include <xen/profile.h>
 #include <xen/profile-source.h>
 #include <xen/profile-unwind.h>
@@ -48,23 +49,21 @@ static const char *const root_names[] = {
     "svm_asm_do_resume", "vmx_asm_do_vmentry",
 };
 
-static void add_named_roots(void)
+/* Once at boot: a scan of the whole symbol table, not in a sysctl. */
+static int __init cf_check add_named_roots(void)
 {
-    static bool done;
-
-    if ( done )
-        return;
-    done = true;
     profile_unwind_roots_init(&roots, (unsigned long)_stext,
                               (unsigned long)_etext - (unsigned long)_stext);
     profile_add_named_roots(&roots, root_names, ARRAY_SIZE(root_names));
+
+    return 0;
 }
+__initcall(add_named_roots);
 
 void arch_profile_prepare(void)
 {
     const struct domain *d = idle_vcpu[0]->domain;
 
-    add_named_roots();
     profile_add_root(&roots, (unsigned long)d->arch.ctxt_switch->tail);
     rcu_read_lock(&domlist_read_lock);
     for_each_domain ( d )
