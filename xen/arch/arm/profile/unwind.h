@@ -54,3 +54,13 @@ unsigned int profile_walk(unsigned long pc, unsigned long lr,
                           unsigned int *flags);
 
 #endif /* ARM_PROFILE_UNWIND_H */
+
+/*
+ * Local variables:
+ * mode: C
+ * c-file-style: "BSD"
+ * c-basic-offset: 4
+ * tab-width: 4
+ * indent-tabs-mode: nil
+ * End:
+ */

@@ -174,3 +174,13 @@ int profile_pmu_pick_counter(const struct pmu_caps *c, unsigned int event,
 
     return -EOPNOTSUPP;
 }
+
+/*
+ * Local variables:
+ * mode: C
+ * c-file-style: "BSD"
+ * c-basic-offset: 4
+ * tab-width: 4
+ * indent-tabs-mode: nil
+ * End:
+ */

@@ -397,3 +397,13 @@ uint64_t profile_pmu_next_period(uint64_t period, uint64_t elapsed,
     return profile_next_period(period, elapsed, tsc_khz, frequency,
                                PROFILE_PMU_MIN_PERIOD, max_period);
 }
+
+/*
+ * Local variables:
+ * mode: C
+ * c-file-style: "BSD"
+ * c-basic-offset: 4
+ * tab-width: 4
+ * indent-tabs-mode: nil
+ * End:
+ */

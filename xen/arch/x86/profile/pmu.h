@@ -189,3 +189,13 @@ uint64_t profile_pmu_next_period(uint64_t period, uint64_t elapsed,
                                  uint64_t max_period);
 
 #endif /* X86_PROFILE_PMU_H */
+
+/*
+ * Local variables:
+ * mode: C
+ * c-file-style: "BSD"
+ * c-basic-offset: 4
+ * tab-width: 4
+ * indent-tabs-mode: nil
+ * End:
+ */

@@ -54,3 +54,13 @@ unsigned int profile_walk(unsigned long ip, unsigned long sp,
                           unsigned int *flags);
 
 #endif /* X86_PROFILE_UNWIND_H */
+
+/*
+ * Local variables:
+ * mode: C
+ * c-file-style: "BSD"
+ * c-basic-offset: 4
+ * tab-width: 4
+ * indent-tabs-mode: nil
+ * End:
+ */
