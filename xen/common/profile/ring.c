@@ -214,7 +214,8 @@ int profile_ring_read(struct profile_ring *r, profile_ring_copy_fn *copy,
                 break;
             done += size;
             n++;
-            samples += rec_type(r, cons) != PROFILE_REC_LOST;
+            if ( rec_type(r, cons) != PROFILE_REC_LOST )
+                samples++;
         }
         cons += size;
     }

@@ -191,8 +191,12 @@ static int cf_check pmu_check(const struct profile_config *cfg,
     }
     if ( profile_pmu_check_rate(cfg, counter.max_period) )
         return -EINVAL;
-    if ( !profile_pmu_started() && (rc = take_pmu(reason)) )
-        return rc;
+    if ( !profile_pmu_started() )
+    {
+        rc = take_pmu(reason);
+        if ( rc )
+            return rc;
+    }
 
     /*
      * Probe until an NMI is seen once, never while a livepatch swallows
