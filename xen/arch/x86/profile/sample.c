@@ -24,8 +24,8 @@
 #include <xen/smp.h>
 #include <xen/string.h>
 #include <xen/symbols.h>
+#include <xen/time.h>
 #include <asm/current.h>
-#include <asm/msr.h>
 #include <asm/regs.h>
 #ifdef CONFIG_HVM
 #include <asm/hvm/hvm.h>
@@ -142,7 +142,7 @@ static void build_record(struct xen_sysctl_profile_record *rec,
                           ip + 1, max_depth, &flags);
     }
 
-    profile_record_header(rec, n, flags, mode, rdtsc());
+    profile_record_header(rec, n, flags, mode, get_cycles());
 }
 
 void x86_profile_sample(const struct cpu_user_regs *regs)
