@@ -1,14 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# Where the profiler meets AMD vPMU, in the patched vpmu_amd.c of each base
-# (the series' patch applied to the pristine file): HVM's share of the PMU
-# ownership (common/pmu-owner.c, a count of vCPUs) must follow
-# VPMU_RUNNING exactly.  Each function that sets it takes a share first
-# (amd_vpmu_do_wrmsr() enabling a counter, amd_vpmu_load() from a PV
-# guest's XENPMU_flush with a counter enabled), each that clears it gives
-# one back, and amd_vpmu_destroy() gives back the share of a vCPU that
-# still runs.  A set without a take lets a later clear drop another
-# vCPU's share: the owner goes to none while guest counters run.
+# Where the profiler meets AMD vPMU, in the patched sources of each base
+# (the series' hunks applied to the pristine files): HVM's share of the
+# PMU ownership (common/pmu-owner.c, a count of vCPUs) follows
+# VPMU_RUNNING.  amd_vpmu_do_wrmsr() takes a share when it sets it and
+# gives one back when it clears it; amd_vpmu_load() from a PV guest's
+# XENPMU_flush only ever clears it (and then gives the share back),
+# because vpmu_load() calls it only with VPMU_RUNNING set -- the guard
+# the hunk relies on, checked here so that an upstream change to it shows;
+# amd_vpmu_destroy() gives back a running vCPU's share.  These are checks
+# of the source's text (a lint): the behaviour is not run.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/test/lib/tap.sh"
 : "${BUILD:=$top/build}"
@@ -18,7 +19,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 deb=$(ls "$BUILD"/dl/xen_*.orig.tar.xz 2>/dev/null | head -n 1)
 bases=("4.17 $deb" "4.22 $SHARED_XEN/xen-4.22.0.tar.xz")
-plan $((${#bases[@]} * 4))
+plan $((${#bases[@]} * 5))
 
 # body FILE FUNC: the lines of FUNC's definition in FILE.
 body() {
@@ -51,7 +52,7 @@ for b in "${bases[@]}"; do
     set -- $b
     name=$1 tarball=${2:-}
     if [ ! -f "$tarball" ]; then
-        for i in 1 2 3 4; do
+        for i in 1 2 3 4 5; do
             skip "Xen $name: AMD vPMU ownership" "its source is not here"
         done
         continue
@@ -59,7 +60,7 @@ for b in "${bases[@]}"; do
     d=$tmp/$name
     mkdir -p "$d"
     tar -C "$d" --strip-components=1 -xf "$tarball" --wildcards \
-        '*/xen/arch/x86/cpu/vpmu_amd.c'
+        '*/xen/arch/x86/cpu/vpmu_amd.c' '*/xen/arch/x86/cpu/vpmu.c'
     for p in $(grep -l -e "^Subject: \[PATCH\] x86/vpmu: " \
                    "$top"/patches/"$name"/[0-9]*.patch); do
         grep -q '^+++ b/xen/arch/x86/cpu/vpmu_amd.c' "$p" || continue
@@ -71,13 +72,20 @@ for b in "${bases[@]}"; do
     body "$f" amd_vpmu_load > "$d/load"
     body "$f" amd_vpmu_do_wrmsr > "$d/wrmsr"
     body "$f" amd_vpmu_destroy > "$d/destroy"
+    body "$d/xen/arch/x86/cpu/vpmu.c" vpmu_load > "$d/vpmu_load"
 
-    check "Xen $name: amd_vpmu_load() (PV XENPMU_flush) takes a share of the PMU before it sets VPMU_RUNNING" \
-        sh -c "$(declare -f before); before '$d/load' '$take_re' '$set_re'"
-    check "Xen $name: ... and takes one for every set, gives one back for every clear" \
-        sh -c "$(declare -f count same diag); same '$d/load' '$set_re' '$take_re' && same '$d/load' '$reset_re' '$give_re'"
-    check "Xen $name: amd_vpmu_do_wrmsr() takes one for every set, gives one back for every clear" \
-        sh -c "$(declare -f count same diag); same '$d/wrmsr' '$set_re' '$take_re' && same '$d/wrmsr' '$reset_re' '$give_re'"
+    check "Xen $name: vpmu_load() returns before the arch load unless VPMU_RUNNING is set" \
+        sh -c "$(declare -f before); before '$d/vpmu_load' 'if \\( !vpmu_is_set\\(vpmu, VPMU_RUNNING\\)' 'vpmu_ops\\.arch_vpmu_load|arch_vpmu_load\\(' &&
+               grep -A3 'if ( !vpmu_is_set(vpmu, VPMU_RUNNING)' '$d/vpmu_load' | grep -q 'return 0;'"
+    check "Xen $name: ... so amd_vpmu_load() only clears VPMU_RUNNING, and gives the share back" \
+        sh -c "grep -A3 'else if ( vpmu_is_set(vpmu, VPMU_RUNNING) )' '$d/load' | grep -q -E '$give_re' &&
+               $(declare -f count same diag); same '$d/load' '$reset_re' '$give_re' &&
+               [ \$(count '$d/load' '$take_re') = 0 ]"
+    check "Xen $name: amd_vpmu_do_wrmsr() takes a share for every set of VPMU_RUNNING" \
+        sh -c "$(declare -f count same diag); same '$d/wrmsr' '$set_re' '$take_re' &&
+               $(declare -f before); before '$d/wrmsr' '$take_re' '$set_re'"
+    check "Xen $name: ... and gives one back for every clear" \
+        sh -c "$(declare -f count same diag); same '$d/wrmsr' '$reset_re' '$give_re'"
     check "Xen $name: amd_vpmu_destroy() gives back the share of a vCPU still running" \
         sh -c "grep -A1 'if ( vpmu_is_set(vpmu, VPMU_RUNNING) )' '$d/destroy' | grep -q -E '$give_re'"
 done
