@@ -116,6 +116,10 @@ int xc_profile_read(xc_interface *xch, unsigned int cpu, uint32_t flags,
     DECLARE_HYPERCALL_BOUNCE(buf, size, XC_HYPERCALL_BUFFER_BOUNCE_OUT);
     int ret;
 
+    /* Nothing copied, as far as a caller knows, until Xen says so. */
+    *bytes = 0;
+    *records = 0;
+    *pending_bytes = 0;
     if ( xc_hypercall_bounce_pre(xch, buf) )
         return -1;
 
