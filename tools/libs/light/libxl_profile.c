@@ -231,9 +231,16 @@ static int profile_drain_cpu(libxl__gc *gc, uint32_t cpu, bool peek,
 
     for (;;) {
         if (*size - *len < PROFILE_READ_CHUNK) {
-            /* Doubled, so that a long drain copies each byte O(1) times. */
-            *size = *len + PROFILE_READ_CHUNK > 2 * *size ?
-                    *len + PROFILE_READ_CHUNK : 2 * *size;
+            /*
+             * Room for one read, then, once the first read said how much
+             * the ring held, for all of the rest: no buffer regrown per
+             * read, and none much larger than what it holds.
+             */
+            size_t room = PROFILE_READ_CHUNK;
+
+            if (left != UINT64_MAX && left > room)
+                room = left;
+            *size = *len + room;
             *buf = libxl__realloc(NOGC, *buf, *size);
         }
         r = xc_profile_read(CTX->xch, cpu, flags, &offset,
