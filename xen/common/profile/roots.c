@@ -12,20 +12,30 @@
 #include <xen/string.h>
 #include <xen/symbols.h>
 
-void profile_add_root(struct profile_unwind_roots *r, unsigned long fn)
+/* Is fn a root of r now (added, or there already)? */
+static bool add_root(struct profile_unwind_roots *r, unsigned long fn)
 {
     char name[KSYM_NAME_LEN + 1];
     unsigned long size, offset;
     unsigned int i, nr = r->nr;
 
-    if ( !fn || nr == PROFILE_UNWIND_MAX_ROOTS )
-        return;
+    if ( !fn )
+        return false;
     for ( i = 0; i < nr; i++ )
         if ( r->root[i].start == fn )
-            return;
-    if ( !symbols_lookup(fn, &size, &offset, name) || offset || !size )
-        return;
+            return true;
+    if ( nr == PROFILE_UNWIND_MAX_ROOTS ||
+         !symbols_lookup(fn, &size, &offset, name) || offset || !size )
+        return false;
     profile_unwind_add_root(r, fn, fn + size);
+
+    return true;
+}
+
+void profile_add_root(struct profile_unwind_roots *r, unsigned long fn)
+{
+    /* Not in the symbol table, or the table of roots full: left out. */
+    (void)add_root(r, fn);
 }
 
 void __init profile_add_named_roots(struct profile_unwind_roots *r,
@@ -38,7 +48,10 @@ void __init profile_add_named_roots(struct profile_unwind_roots *r,
     const char *base;
     unsigned int i;
 
-    ASSERT(nr <= 32);
+    /* found has a bit per name; no more names than roots can be held. */
+    BUILD_BUG_ON(PROFILE_UNWIND_MAX_ROOTS > 32);
+    if ( nr > PROFILE_UNWIND_MAX_ROOTS )
+        nr = PROFILE_UNWIND_MAX_ROOTS;
     for ( ; ; )
     {
         next = symnum;
@@ -49,11 +62,8 @@ void __init profile_add_named_roots(struct profile_unwind_roots *r,
         base = strchr(name, '#');
         base = base ? base + 1 : name;
         for ( i = 0; i < nr; i++ )
-            if ( !strcmp(base, names[i]) )
-            {
-                profile_add_root(r, addr);
+            if ( !strcmp(base, names[i]) && add_root(r, addr) )
                 found |= 1U << i;
-            }
     }
 
     /*

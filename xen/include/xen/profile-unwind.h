@@ -103,9 +103,9 @@ static always_inline bool profile_in_root(unsigned long ip,
 
 /*
  * At boot: add to r, once each, the functions of Xen's symbol table whose
- * names are in names[] (at most 32; local symbols match by their name
- * after "file#"), and warn of a name it does not find.  Sysctl context
- * too: add the function starting at fn (profile_add_root()).
+ * names are in names[] (local symbols match by their name after
+ * "file#"), and log each name it could not add.  Sysctl context too: add
+ * the function starting at fn (profile_add_root()).
  */
 void profile_add_named_roots(struct profile_unwind_roots *r,
                              const char *const names[], unsigned int nr);

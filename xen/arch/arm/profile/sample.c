@@ -52,6 +52,7 @@ static const char *const root_names[] = {
 /* Once at boot: a scan of the whole symbol table, not in a sysctl. */
 static int __init cf_check add_named_roots(void)
 {
+    BUILD_BUG_ON(ARRAY_SIZE(root_names) > PROFILE_UNWIND_MAX_ROOTS);
     profile_unwind_roots_init(&roots, (unsigned long)_stext,
                               (unsigned long)_etext - (unsigned long)_stext);
     profile_add_named_roots(&roots, root_names, ARRAY_SIZE(root_names));
