@@ -40,8 +40,10 @@
 /*
  * The probe's period overflows within microseconds on hardware; it waits
  * at most a millisecond for the NMI, in the start sysctl (sysctl_lock
- * held), and a refusal is probed again at the next start, so that an NMI
- * delayed past the wait (an SMI, a nested host) disables nothing for good.
+ * held).  Its verdict is kept for the boot: a probe that saw no NMI also
+ * waits, at its stop, for an overflow's late NMI (wait_late_nmi()), which
+ * costs far more where MSR reads trap, as on the nested hosts that have
+ * no NMI to give.
  */
 #define PMU_PROBE_PERIOD   10000
 #define PMU_PROBE_TIME     MILLISECS(1)
@@ -51,7 +53,7 @@ static struct pmu_counter __read_mostly counter;
 static DEFINE_PER_CPU(struct pmu_cpu, pmu_state);
 static bool __read_mostly probing;
 static unsigned int probe_nmis;
-static int probe_result = 1;        /* 1: no NMI seen yet, 0: seen */
+static int probe_result = 1;        /* 1: not probed yet */
 static uint64_t nmi_reason_next;    /* TSC: port 0x61 is read again */
 
 /*
@@ -199,8 +201,8 @@ static int cf_check pmu_check(const struct profile_config *cfg,
     }
 
     /*
-     * Probe until an NMI is seen once, never while a livepatch swallows
-     * every NMI (profile_nmi_get()).
+     * Probe once (but again after a pCPU that could not be programmed),
+     * never while a livepatch swallows every NMI (profile_nmi_get()).
      */
     rc = probe_result;
     if ( rc == 1 )
@@ -210,8 +212,8 @@ static int cf_check pmu_check(const struct profile_config *cfg,
         {
             rc = probe_nmi();
             profile_nmi_put();
-            if ( !rc )
-                probe_result = 0;
+            if ( rc != -EIO )
+                probe_result = rc;
         }
     }
     if ( !profile_pmu_started() )
@@ -226,7 +228,7 @@ static int cf_check pmu_check(const struct profile_config *cfg,
     else if ( rc )
     {
         printk_once(XENLOG_WARNING
-                    "profiler: no PMU overflow NMI within %u ms: PMU source refused\n",
+                    "profiler: no PMU overflow NMI within %u ms: PMU source disabled\n",
                     (unsigned int)(PMU_PROBE_TIME / MILLISECS(1)));
         *reason = XEN_SYSCTL_PROFILE_REASON_NO_NMI;
     }
