@@ -182,7 +182,7 @@ static void test_timer_due_fastest(void)
            "timer: at the shortest period, not due again 1 us after a sample");
     clock_now = pc->next - fast / 2 - 1;
     tap_ok(!profile_timer_due(),
-           "timer: at the shortest period, the slop is under half a period");
+           "timer: at the shortest period, the slop is at most half a period");
     clock_now = pc->next - fast / 2;
     tap_ok(profile_timer_due() && pc->next == clock_now + fast / 2 + fast,
            "timer: at the shortest period, due half a period early");
