@@ -10,6 +10,7 @@
 # gives it back after it unmasks them (common/profile/nmi.c).
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/test/lib/tap.sh"
+. "$top/test/lib/source.sh"
 : "${BUILD:=$top/build}"
 : "${SHARED_XEN:=$top/../shared/xen}"
 tmp=$(mktemp -d)
@@ -18,20 +19,6 @@ trap 'rm -rf "$tmp"' EXIT
 deb=$(ls "$BUILD"/dl/xen_*.orig.tar.xz 2>/dev/null | head -n 1)
 bases=("4.17 $deb" "4.22 $SHARED_XEN/xen-4.22.0.tar.xz")
 plan $((${#bases[@]} * 6))
-
-# body FILE FUNC: the lines of FUNC's definition in FILE.
-body() {
-    awk -v f="$2" '$0 ~ "^[a-z].*[ *]" f "\\(" { on = 1 } on { print }
-                   on && /^}/ { exit }' "$1"
-}
-# before FILE A B: the first line matching A comes before the first
-# matching B (both exist).
-before() {
-    local a b
-    a=$(grep -n -m1 -E "$2" "$1" | cut -d: -f1)
-    b=$(grep -n -m1 -E "$3" "$1" | cut -d: -f1)
-    [ -n "$a" ] && [ -n "$b" ] && [ "$a" -lt "$b" ]
-}
 
 for b in "${bases[@]}"; do
     set -- $b

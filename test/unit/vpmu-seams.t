@@ -12,6 +12,7 @@
 # of the source's text (a lint): the behaviour is not run.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/test/lib/tap.sh"
+. "$top/test/lib/source.sh"
 : "${BUILD:=$top/build}"
 : "${SHARED_XEN:=$top/../shared/xen}"
 tmp=$(mktemp -d)
@@ -21,11 +22,6 @@ deb=$(ls "$BUILD"/dl/xen_*.orig.tar.xz 2>/dev/null | head -n 1)
 bases=("4.17 $deb" "4.22 $SHARED_XEN/xen-4.22.0.tar.xz")
 plan $((${#bases[@]} * 5))
 
-# body FILE FUNC: the lines of FUNC's definition in FILE.
-body() {
-    awk -v f="$2" '$0 ~ "^[a-z].*[ *]" f "\\(" { on = 1 } on { print }
-                   on && /^}/ { exit }' "$1"
-}
 # count FILE RE: the lines of FILE matching RE.
 count() { grep -c -E "$2" "$1" || true; }
 # same FILE RE1 RE2: as many lines match RE1 as RE2, and at least one.
@@ -35,13 +31,25 @@ same() {
     [ "$a" -gt 0 ] && [ "$a" = "$b" ] ||
         { diag "$(basename "$1"): $a of '$2', $b of '$3'"; return 1; }
 }
-# before FILE A B: the first line matching A comes before the first
-# matching B (both exist).
-before() {
-    local a b
-    a=$(grep -n -m1 -E "$2" "$1" | cut -d: -f1)
-    b=$(grep -n -m1 -E "$3" "$1" | cut -d: -f1)
-    [ -n "$a" ] && [ -n "$b" ] && [ "$a" -lt "$b" ]
+# The checks, on the bodies in $d.
+loads_only_running() {
+    before "$d/vpmu_load" 'if \( !vpmu_is_set\(vpmu, VPMU_RUNNING\)' \
+        'vpmu_ops\.arch_vpmu_load|arch_vpmu_load\(' &&
+        grep -A3 'if ( !vpmu_is_set(vpmu, VPMU_RUNNING)' "$d/vpmu_load" |
+        grep -q 'return 0;'
+}
+load_only_clears() {
+    grep -A3 'else if ( vpmu_is_set(vpmu, VPMU_RUNNING) )' "$d/load" |
+        grep -q -E "$give_re" &&
+        same "$d/load" "$reset_re" "$give_re" &&
+        [ "$(count "$d/load" "$take_re")" = 0 ]
+}
+wrmsr_takes() {
+    same "$d/wrmsr" "$set_re" "$take_re" && before "$d/wrmsr" "$take_re" "$set_re"
+}
+destroy_gives() {
+    grep -A1 'if ( vpmu_is_set(vpmu, VPMU_RUNNING) )' "$d/destroy" |
+        grep -q -E "$give_re"
 }
 
 set_re='vpmu_set\(vpmu, VPMU_RUNNING\);'
@@ -75,18 +83,14 @@ for b in "${bases[@]}"; do
     body "$d/xen/arch/x86/cpu/vpmu.c" vpmu_load > "$d/vpmu_load"
 
     check "Xen $name: vpmu_load() returns before the arch load unless VPMU_RUNNING is set" \
-        sh -c "$(declare -f before); before '$d/vpmu_load' 'if \\( !vpmu_is_set\\(vpmu, VPMU_RUNNING\\)' 'vpmu_ops\\.arch_vpmu_load|arch_vpmu_load\\(' &&
-               grep -A3 'if ( !vpmu_is_set(vpmu, VPMU_RUNNING)' '$d/vpmu_load' | grep -q 'return 0;'"
+        loads_only_running
     check "Xen $name: ... so amd_vpmu_load() only clears VPMU_RUNNING, and gives the share back" \
-        sh -c "grep -A3 'else if ( vpmu_is_set(vpmu, VPMU_RUNNING) )' '$d/load' | grep -q -E '$give_re' &&
-               $(declare -f count same diag); same '$d/load' '$reset_re' '$give_re' &&
-               [ \$(count '$d/load' '$take_re') = 0 ]"
+        load_only_clears
     check "Xen $name: amd_vpmu_do_wrmsr() takes a share for every set of VPMU_RUNNING" \
-        sh -c "$(declare -f count same diag); same '$d/wrmsr' '$set_re' '$take_re' &&
-               $(declare -f before); before '$d/wrmsr' '$take_re' '$set_re'"
+        wrmsr_takes
     check "Xen $name: ... and gives one back for every clear" \
-        sh -c "$(declare -f count same diag); same '$d/wrmsr' '$reset_re' '$give_re'"
+        same "$d/wrmsr" "$reset_re" "$give_re"
     check "Xen $name: amd_vpmu_destroy() gives back the share of a vCPU still running" \
-        sh -c "grep -A1 'if ( vpmu_is_set(vpmu, VPMU_RUNNING) )' '$d/destroy' | grep -q -E '$give_re'"
+        destroy_gives
 done
 finish
