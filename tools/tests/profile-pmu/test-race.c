@@ -8,7 +8,10 @@
  *  - frequency mode on a rare event (period down to 1) with the handler's
  *    own events: an overflow inside the NMI handler must not be lost;
  *  - the watchdog's counter wrapping inside our NMI handler, and ours
- *    inside a watchdog NMI: neither stops for good.
+ *    inside a watchdog NMI: neither stops for good;
+ *  - both overflows handled in one NMI: the NMI after it, which finds
+ *    nothing, is not unknown;
+ *  - a handler longer than the period: throttled, not an NMI storm.
  */
 #include "test.h"
 
@@ -184,6 +187,56 @@ static void wd_overlap(const struct sim_model *m, bool force)
 }
 
 /*
+ * The watchdog's counter set to wrap d cycles after ours, for d from
+ * before our NMI to after it: both overflows may be handled in one NMI
+ * (ours claimed and passed on, the watchdog ticks), and the second
+ * PMI, raised inside that NMI, arrives after it with nothing left to
+ * handle.  That NMI must not be unknown, with watchdog=force too.
+ */
+static void wd_same_nmi(const struct sim_model *m, bool force)
+{
+    const uint64_t period = 1500000;
+    const struct pmu_counter *k;
+    unsigned int runs = 0, unknown = 0, empty = 0, bad = 0;
+    uint64_t v, left, wd_ticks, samples;
+    int d;
+
+    for ( d = -500; d <= 3000; d += 5, runs++ )
+    {
+        test_setup(m, 1, KHZ);
+        sim_cpu(0)->msr_cost = 150;
+        xen_watchdog_setup();
+        watchdog_force = force;
+        if ( !start(0, XEN_SYSCTL_PROFILE_EVENT_CYCLES, period, 0) )
+            break;
+        sim_run(1000, 1000, 1000, 0, 0);
+        k = &glue_state(0)->ctr;
+        sim_rdmsr(k->ctr_msr, &v);
+        left = (1ULL << k->width) - (v & ((1ULL << k->width) - 1));
+        xen_watchdog_wrap_in(left + d);
+        wd_ticks = xen_stats[0].wd_ticks;
+        samples = xen_stats[0].samples;
+        sim_run(left + 10000, left + 10000, left + 10000, 0, 0);
+        if ( xen_stats[0].wd_ticks != wd_ticks + 1 ||
+             xen_stats[0].samples != samples + 1 )
+            bad++;
+        unknown += xen_stats[0].unknown;
+        empty += xen_stats[0].wd_spurious;
+        src->stop(0);
+    }
+    tap_ok(runs > 500 && !bad,
+           "one NMI for two %s%s: the watchdog wrapping from before to "
+           "after ours, each overflow handled once (%u of %u runs not)",
+           m->name, force ? ", watchdog=force" : "", bad, runs);
+    tap_ok(runs > 500 && empty && !unknown,
+           "one NMI for two %s%s: the NMI after it finds nothing (%u "
+           "runs), and is not unknown (%u)", m->name,
+           force ? ", watchdog=force" : "", empty, unknown);
+}
+
+#define RUN 100000ULL
+
+/*
  * Slow MSR accesses (each as long as a period): the counter overflows
  * in the first access after the one that enables it.  Its NMI must find
  * the pCPU armed, not come as an unknown NMI (watchdog=force: neither
@@ -193,6 +246,7 @@ static void start_window(const struct sim_model *m)
 {
     struct profile_config cfg = test_cfg(XEN_SYSCTL_PROFILE_EVENT_CYCLES, 10000, 0);
     unsigned int reason;
+    uint64_t samples, access, busy, cycles;
     int rc;
 
     test_setup(m, 1, KHZ);
@@ -201,13 +255,31 @@ static void start_window(const struct sim_model *m)
     rc = src->check(&cfg, &reason);
     sim_cpu(0)->msr_cost = 12000;
     rc = rc ?: src->start(&cfg, 0, &reason);
-    sim_run(100000, 100000, 100000, 0, 0);
+    sim_run(RUN, RUN, RUN, 0, 0);
     tap_ok(!rc && !xen_stats[0].unknown && xen_stats[0].samples,
            "start %s, MSR accesses as long as the period: the first "
            "overflow's NMI finds the pCPU armed (%llu samples), no "
            "unknown NMI (%llu)", m->name,
            (unsigned long long)xen_stats[0].samples,
            (unsigned long long)xen_stats[0].unknown);
+    /*
+     * The handler (a dozen accesses) is longer than the period: without
+     * a throttle each NMI's overflow comes inside it, and the pCPU would
+     * run nothing else (or, with the PMI lost to a masked LVTPC, stop
+     * sampling).  Throttled: at most half of the time in the accesses,
+     * and samples keep coming.
+     */
+    samples = xen_stats[0].samples;
+    access = sim_cpu(0)->hw_access;
+    cycles = sim_cpu(0)->events[SIM_EV_CYCLES];
+    sim_run(100 * RUN, 100 * RUN, 100 * RUN, 0, 0);
+    busy = (sim_cpu(0)->hw_access - access) * sim_cpu(0)->msr_cost;
+    cycles = sim_cpu(0)->events[SIM_EV_CYCLES] - cycles;
+    tap_ok(!rc && busy * 2 <= cycles && xen_stats[0].samples - samples >= 10,
+           "start %s, MSR accesses as long as the period: throttled, "
+           "%llu%% of the time in the handler's accesses, %llu samples",
+           m->name, (unsigned long long)(busy * 100 / cycles),
+           (unsigned long long)(xen_stats[0].samples - samples));
     sim_cpu(0)->msr_cost = 0;
     src->stop(0);
 }
@@ -229,6 +301,9 @@ void test_race(void)
     wd_overlap(&m_intel_v3_fw, true);
     wd_overlap(&m_amd_17h, true);
     wd_overlap(&m_amd_10h, true);
+    wd_same_nmi(&m_intel_v3_fw, true);
+    wd_same_nmi(&m_amd_17h, true);
+    wd_same_nmi(&m_amd_17h, false);
     start_window(&m_intel_v3_fw);
     start_window(&m_amd_17h);
 }

@@ -184,6 +184,11 @@ void xen_watchdog_rearm(void)
     write_watchdog_counter();
 }
 
+void xen_watchdog_wrap_in(uint64_t cycles)
+{
+    sim_wrmsr(wd_msr(false), 0 - cycles);
+}
+
 /* setup_p6_watchdog() / setup_k7_watchdog(), then check_nmi_watchdog(). */
 void xen_watchdog_setup(void)
 {

@@ -44,6 +44,8 @@ void xen_reset(void);
 void xen_watchdog_setup(void);
 /* Re-arm its counter for a full period now, as each tick does. */
 void xen_watchdog_rearm(void);
+/* Set its counter to wrap after these many cycles instead. */
+void xen_watchdog_wrap_in(uint64_t cycles);
 nmi_callback_t *xen_nmi_callback(void);
 /* The simulated time of this pCPU, in ns, without letting time pass. */
 s_time_t xen_time(void);

@@ -89,6 +89,7 @@ unsigned int profile_pmu_nmi(const struct cpu_user_regs *regs)
                 profile_sample_throttled();
             x86_profile_sample(regs);
         }
+        profile_pmu_cpu_nmi_end(pc);
         break;
     }
 

@@ -176,6 +176,7 @@ int profile_pmu_cpu_start(struct pmu_cpu *pc, const struct pmu_caps *c,
          */
         profile_pmu_hw_lvtpc_write(APIC_DM_NMI);
         pc->last_tsc = profile_pmu_hw_tsc();
+        pc->end_tsc = pc->last_tsc;
         barrier();
         pc->active = true;
         barrier();
@@ -218,7 +219,8 @@ static bool top_bit_clear(unsigned int msr, unsigned int width)
  * PMI was raised before the stop's wait of about a millisecond began, and
  * arrives within microseconds on hardware.  Ten times that wait; any NMI
  * in it that is not otherwise claimed is taken for that one (nothing in
- * the counters, given back by then, tells them apart).
+ * the counters, given back by then, tells them apart).  The same window
+ * serves the NMI of an overflow handled in an earlier NMI (expect_nmi()).
  */
 #define PMU_LATE_NMI_MS 10
 
@@ -305,8 +307,9 @@ static bool intel_watchdog_overflowed(const struct pmu_caps *c,
 }
 
 /*
- * Not armed: is this the NMI of an overflow that was still pending when
- * the counter was stopped?  Claimed once, within its time window.
+ * Nothing overflowed: is this the NMI of an overflow already handled, one
+ * still pending when the counter was stopped or one handled in an earlier
+ * NMI (expect_nmi())?  Claimed once, within its time window.
  */
 static enum pmu_nmi late_nmi(struct pmu_cpu *pc)
 {
@@ -320,43 +323,78 @@ static enum pmu_nmi late_nmi(struct pmu_cpu *pc)
 }
 
 /*
- * Did our counter overflow?  *others: the watchdog's too.  Intel: a PMI of
- * another counter (the watchdog's) masked LVTPC when it was delivered,
- * and whoever takes this NMI (a callback that swallows it) may not
- * unmask it: ours must keep coming.
+ * The NMI of an overflow handled in this one may still come: PMIs raised
+ * while an NMI is handled are held until it returns, and when two
+ * counters overflow in one NMI the second's PMI finds nothing left.
  */
-static bool overflowed(const struct pmu_counter *k, const struct pmu_caps *c,
-                       bool *others)
+static void expect_nmi(struct pmu_cpu *pc)
+{
+    pc->late_until = profile_pmu_hw_tsc() + pc->tsc_khz * PMU_LATE_NMI_MS;
+    pc->late = true;
+}
+
+static bool ours_overflowed(const struct pmu_counter *k,
+                            const struct pmu_caps *c)
 {
     if ( c->vendor == PMU_VENDOR_INTEL )
-    {
-        if ( !(profile_pmu_hw_rdmsr(MSR_CORE_PERF_GLOBAL_STATUS) &
-               global_bit(k)) )
-        {
-            profile_pmu_hw_lvtpc_write(APIC_DM_NMI);
-            return false;
-        }
-        *others = intel_watchdog_overflowed(c, k);
+        return (profile_pmu_hw_rdmsr(MSR_CORE_PERF_GLOBAL_STATUS) &
+                global_bit(k)) != 0;
+    return top_bit_clear(k->ctr_msr, k->width);
+}
+
+/*
+ * Did our counter overflow?  Intel: a PMI of another counter (the
+ * watchdog's) masked LVTPC when it was delivered, and whoever takes this
+ * NMI (a callback that swallows it) may not unmask it: ours must keep
+ * coming.  An overflow of ours after the first look and before the
+ * unmask raised no PMI: look again after it (*again: found so, its PMI
+ * may have been raised after the unmask and be on its way).
+ */
+static bool overflowed(const struct pmu_counter *k, const struct pmu_caps *c,
+                       bool *again)
+{
+    *again = false;
+    if ( ours_overflowed(k, c) )
         return true;
-    }
-    if ( !top_bit_clear(k->ctr_msr, k->width) )
+    if ( c->vendor != PMU_VENDOR_INTEL )
         return false;
-    /* The watchdog's counter 0, when it runs beside us. */
-    *others = k->idx && top_bit_clear(c->amd_ext ? PMU_MSR_F15H_PERFCTR(0)
-                                                 : PMU_MSR_K7_PERFCTR(0),
-                                      k->width);
-    return true;
+    profile_pmu_hw_lvtpc_write(APIC_DM_NMI);
+    *again = ours_overflowed(k, c);
+    return *again;
+}
+
+/*
+ * Did the watchdog's counter (0, when it runs beside us) overflow too?
+ * Asked after our re-arm has unmasked LVTPC: until then an overflow of
+ * it raised no PMI on Intel, and its tick would be lost for good.
+ */
+static bool watchdog_overflowed(const struct pmu_counter *k,
+                                const struct pmu_caps *c)
+{
+    if ( c->vendor == PMU_VENDOR_INTEL )
+        return intel_watchdog_overflowed(c, k);
+    return k->idx && top_bit_clear(c->amd_ext ? PMU_MSR_F15H_PERFCTR(0)
+                                              : PMU_MSR_K7_PERFCTR(0),
+                                   k->width);
 }
 
 /*
  * After an overflow of ours: the next period (for a frequency), then
  * acknowledge and re-arm.  An overflow right after the re-arm must not
- * have its status cleared (it would never be claimed).
+ * have its status cleared (it would never be claimed).  Overflows are
+ * throttled when they come faster than PROFILE_MAX_SAMPLE_HZ or than
+ * twice the time the last of their NMIs took: where MSR accesses trap, a
+ * period shorter than the handler would overflow inside it, again and
+ * again, and the pCPU would do nothing else.  now: the TSC as this NMI
+ * began.
  */
-static void rearm(struct pmu_cpu *pc, const struct pmu_caps *c)
+static void rearm(struct pmu_cpu *pc, const struct pmu_caps *c,
+                  uint64_t now)
 {
     const struct pmu_counter *k = &pc->ctr;
-    uint64_t now = profile_pmu_hw_tsc(), elapsed = now - pc->last_tsc;
+    uint64_t elapsed = now - pc->last_tsc;
+    uint64_t min_elapsed = max(pc->min_ticks,
+                               2 * (pc->end_tsc - pc->last_tsc));
 
     if ( pc->frequency )
         pc->period = profile_pmu_next_period(pc->period, elapsed,
@@ -365,7 +403,7 @@ static void rearm(struct pmu_cpu *pc, const struct pmu_caps *c)
     /* Too soon after the last: fewer overflows, as perf throttles. */
     pc->period = profile_throttle_period(pc->period,
                                          pc->frequency ? 0 : pc->asked,
-                                         elapsed, pc->min_ticks,
+                                         elapsed, min_elapsed,
                                          k->max_period, &pc->throttle);
     pc->last_tsc = now;
     if ( c->vendor == PMU_VENDOR_INTEL )
@@ -378,16 +416,35 @@ static void rearm(struct pmu_cpu *pc, const struct pmu_caps *c)
 enum pmu_nmi profile_pmu_cpu_nmi(struct pmu_cpu *pc,
                                  const struct pmu_caps *c, bool *others)
 {
+    uint64_t now;
+    bool again;
+
     *others = false;
-    if ( !pc->active || !overflowed(&pc->ctr, c, others) )
+    if ( !pc->active )
+        return late_nmi(pc);
+    now = profile_pmu_hw_tsc();
+    if ( !overflowed(&pc->ctr, c, &again) )
         return late_nmi(pc);
 
     pc->nmis++;
-    /* An overflow of ours: a pending late one is no longer expected. */
+    /* An overflow of ours: an NMI expected before it merged with it. */
     pc->late = false;
-    rearm(pc, c);
+    rearm(pc, c, now);
+    /*
+     * Two overflows handled in one NMI (Xen's handler ticks the watchdog):
+     * the NMI of the second, if its PMI came after this one began, finds
+     * nothing, and must not be unknown.
+     */
+    *others = watchdog_overflowed(&pc->ctr, c);
+    if ( *others || again )
+        expect_nmi(pc);
 
     return PMU_NMI_OURS;
+}
+
+void profile_pmu_cpu_nmi_end(struct pmu_cpu *pc)
+{
+    pc->end_tsc = profile_pmu_hw_tsc();
 }
 
 uint64_t profile_pmu_next_period(uint64_t period, uint64_t elapsed,

@@ -105,6 +105,7 @@ struct pmu_cpu {
     unsigned int frequency;         /* Hz asked for; 0: fixed period */
     uint64_t tsc_khz;
     uint64_t last_tsc;              /* TSC at the last (re-)arm */
+    uint64_t end_tsc;               /* ... and as its NMI returned */
     /* TSC ticks between overflows at the most samples a second. */
     uint64_t min_ticks;
     uint64_t nmis;                  /* overflows of our counter */
@@ -113,10 +114,14 @@ struct pmu_cpu {
     /* What start() found, put back by stop(). */
     uint64_t saved_ctl, saved_ctr, saved_fixed_ctrl, saved_global_ctrl;
     uint32_t saved_lvtpc;
-    /* Kept across a stop and the next start (profile_pmu_cpu_nmi()). */
-    bool late;                      /* stopped with an overflow pending */
-    uint64_t late_until;            /* ... whose NMI may come until then */
-    uint64_t late_nmis;             /* such NMIs, claimed after the stop */
+    /*
+     * Kept across a stop and the next start (profile_pmu_cpu_nmi()): an
+     * NMI is still expected for an overflow that was pending at the stop
+     * or was handled in an NMI it did not raise.
+     */
+    bool late;
+    uint64_t late_until;            /* ... which may come until then */
+    uint64_t late_nmis;             /* such NMIs, claimed */
 };
 
 /*
@@ -168,14 +173,23 @@ enum pmu_nmi {
  * perf's maximum sample rate): throttle says so until the next overflow,
  * and the source counts it (profile_sample_throttled()).  A fixed period
  * raised so comes back down, halving, once overflows are four times
- * slower than that rate.  Not armed, the first NMI after a stop that left
- * an overflow pending is PMU_NMI_LATE (within PMU_LATE_NMI_MS).  *others
- * is set when another counter (the watchdog's) overflowed too, so that
- * the NMI is passed on to Xen's handler.  Takes no lock, never prints,
- * and accesses only MSRs profile_pmu_cpu_start() probed.
+ * slower than that rate.  *others is set when another counter (the
+ * watchdog's) overflowed too, so that the NMI is passed on to Xen's
+ * handler.  The first NMI with no overflow of ours after a stop that left
+ * one pending, or after an NMI that handled ours with the watchdog's or
+ * found ours only on a second look, is PMU_NMI_LATE (within
+ * PMU_LATE_NMI_MS): the PMI of one of those may come after the NMI that
+ * handled it.  Takes no lock, never prints, and accesses only MSRs
+ * profile_pmu_cpu_start() probed.
  */
 enum pmu_nmi profile_pmu_cpu_nmi(struct pmu_cpu *pc,
                                  const struct pmu_caps *c, bool *others);
+/*
+ * At the end of an NMI that profile_pmu_cpu_nmi() took as ours, sample
+ * taken: the next re-arm keeps the time spent in the handler under half
+ * of the time between overflows.
+ */
+void profile_pmu_cpu_nmi_end(struct pmu_cpu *pc);
 
 /*
  * Frequency mode, as Linux perf: the next period from the events counted
