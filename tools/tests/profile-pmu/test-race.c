@@ -10,7 +10,8 @@
  *  - the watchdog's counter wrapping inside our NMI handler, and ours
  *    inside a watchdog NMI: neither stops for good;
  *  - both overflows handled in one NMI: the NMI after it, which finds
- *    nothing, is not unknown;
+ *    nothing, is not unknown; an NMI from elsewhere with ours wrapping
+ *    in it still is;
  *  - a handler longer than the period: throttled, not an NMI storm.
  */
 #include "test.h"
@@ -234,6 +235,44 @@ static void wd_same_nmi(const struct sim_model *m, bool force)
            force ? ", watchdog=force" : "", empty, unknown);
 }
 
+/*
+ * An NMI from elsewhere (no watchdog) with ours wrapping d cycles into
+ * it, for d across the handler: ours raises its own PMI, held until this
+ * NMI returns, and this one must still be reported unknown (once per run,
+ * whichever of the two carries it), ours sampled once.
+ */
+static void foreign_and_ours(const struct sim_model *m)
+{
+    const uint64_t period = 1500000;
+    const struct pmu_counter *k;
+    unsigned int runs = 0, bad = 0;
+    uint64_t samples, unknown;
+    int d;
+
+    for ( d = 0; d <= 2000; d += 5, runs++ )
+    {
+        test_setup(m, 1, KHZ);
+        sim_cpu(0)->msr_cost = 150;
+        if ( !start(0, XEN_SYSCTL_PROFILE_EVENT_CYCLES, period, 0) )
+            break;
+        sim_run(1000, 1000, 1000, 0, 0);
+        k = &glue_state(0)->ctr;
+        sim_wrmsr(k->wr_msr, ((1ULL << k->width) - 1 - d) &
+                             ((1ULL << k->width) - 1));
+        samples = xen_stats[0].samples;
+        unknown = xen_stats[0].unknown;
+        sim_external_nmi();
+        sim_run(10000, 10000, 10000, 0, 0);
+        if ( xen_stats[0].unknown != unknown + 1 ||
+             xen_stats[0].samples != samples + 1 )
+            bad++;
+        src->stop(0);
+    }
+    tap_ok(runs > 300 && !bad,
+           "foreign NMI %s, ours wrapping inside it: one unknown NMI, one "
+           "sample (%u of %u runs not)", m->name, bad, runs);
+}
+
 #define RUN 100000ULL
 
 /*
@@ -304,6 +343,8 @@ void test_race(void)
     wd_same_nmi(&m_intel_v3_fw, true);
     wd_same_nmi(&m_amd_17h, true);
     wd_same_nmi(&m_amd_17h, false);
+    foreign_and_ours(&m_intel_v3_fw);
+    foreign_and_ours(&m_amd_17h);
     start_window(&m_intel_v3_fw);
     start_window(&m_amd_17h);
 }

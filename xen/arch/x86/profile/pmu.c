@@ -224,6 +224,13 @@ static bool top_bit_clear(unsigned int msr, unsigned int width)
  */
 #define PMU_LATE_NMI_MS 10
 
+/*
+ * How long after an NMI that handled an overflow it did not carry the
+ * NMI of that overflow may come (expect_nmi()): its PMI is held while an
+ * NMI is handled and arrives as it returns.
+ */
+#define PMU_EXPECT_NMI_US 100
+
 /* Did our counter overflow without its NMI having been taken yet? */
 static bool overflow_pending(const struct pmu_cpu *pc,
                              const struct pmu_caps *c)
@@ -307,9 +314,9 @@ static bool intel_watchdog_overflowed(const struct pmu_caps *c,
 }
 
 /*
- * Nothing overflowed: is this the NMI of an overflow already handled, one
- * still pending when the counter was stopped or one handled in an earlier
- * NMI (expect_nmi())?  Claimed once, within its time window.
+ * No overflow of ours: is this the NMI of one already handled, one still
+ * pending when the counter was stopped or one handled in an earlier NMI
+ * (expect_nmi())?  Claimed once, within its time window.
  */
 static enum pmu_nmi late_nmi(struct pmu_cpu *pc)
 {
@@ -329,7 +336,8 @@ static enum pmu_nmi late_nmi(struct pmu_cpu *pc)
  */
 static void expect_nmi(struct pmu_cpu *pc)
 {
-    pc->late_until = profile_pmu_hw_tsc() + pc->tsc_khz * PMU_LATE_NMI_MS;
+    pc->late_until = profile_pmu_hw_tsc() +
+                     pc->tsc_khz * PMU_EXPECT_NMI_US / 1000U;
     pc->late = true;
 }
 
@@ -346,9 +354,11 @@ static bool ours_overflowed(const struct pmu_counter *k,
  * Did our counter overflow?  Intel: a PMI of another counter (the
  * watchdog's) masked LVTPC when it was delivered, and whoever takes this
  * NMI (a callback that swallows it) may not unmask it: ours must keep
- * coming.  An overflow of ours after the first look and before the
- * unmask raised no PMI: look again after it (*again: found so, its PMI
- * may have been raised after the unmask and be on its way).
+ * coming.  In the watchdog's NMI, an overflow of ours after the first
+ * look and before the unmask raised no PMI: look again after it
+ * (*again: found so, its PMI may have been raised after the unmask and be
+ * on its way).  In anyone else's NMI, LVTPC was not masked by it: such
+ * an overflow's PMI is held until this NMI returns, and takes it.
  */
 static bool overflowed(const struct pmu_counter *k, const struct pmu_caps *c,
                        bool *again)
@@ -359,7 +369,7 @@ static bool overflowed(const struct pmu_counter *k, const struct pmu_caps *c,
     if ( c->vendor != PMU_VENDOR_INTEL )
         return false;
     profile_pmu_hw_lvtpc_write(APIC_DM_NMI);
-    *again = ours_overflowed(k, c);
+    *again = intel_watchdog_overflowed(c, k) && ours_overflowed(k, c);
     return *again;
 }
 
@@ -386,15 +396,17 @@ static bool watchdog_overflowed(const struct pmu_counter *k,
  * twice the time the last of their NMIs took: where MSR accesses trap, a
  * period shorter than the handler would overflow inside it, again and
  * again, and the pCPU would do nothing else.  now: the TSC as this NMI
- * began.
+ * began.  LVTPC is unmasked before the counter is armed: an
+ * overflow between the two would raise no PMI where delivery masks it.
  */
 static void rearm(struct pmu_cpu *pc, const struct pmu_caps *c,
                   uint64_t now)
 {
     const struct pmu_counter *k = &pc->ctr;
     uint64_t elapsed = now - pc->last_tsc;
-    uint64_t min_elapsed = max(pc->min_ticks,
-                               2 * (pc->end_tsc - pc->last_tsc));
+    uint64_t busy = pc->end_tsc > pc->last_tsc ? pc->end_tsc - pc->last_tsc
+                                               : 0;
+    uint64_t min_elapsed = max(pc->min_ticks, 2U * busy);
 
     if ( pc->frequency )
         pc->period = profile_pmu_next_period(pc->period, elapsed,
@@ -408,9 +420,9 @@ static void rearm(struct pmu_cpu *pc, const struct pmu_caps *c,
     pc->last_tsc = now;
     if ( c->vendor == PMU_VENDOR_INTEL )
         profile_pmu_hw_wrmsr(MSR_CORE_PERF_GLOBAL_OVF_CTRL, global_bit(k));
-    profile_pmu_hw_wrmsr(k->wr_msr, armed_value(pc));
     /* Delivery masks LVTPC on some CPUs: unmask it for the next one. */
     profile_pmu_hw_lvtpc_write(APIC_DM_NMI);
+    profile_pmu_hw_wrmsr(k->wr_msr, armed_value(pc));
 }
 
 enum pmu_nmi profile_pmu_cpu_nmi(struct pmu_cpu *pc,
