@@ -127,6 +127,15 @@ static void rare_event(const struct sim_model *m, unsigned int event)
     src->stop(0);
 }
 
+/* One pCPU of model m, slow MSR accesses, the watchdog running. */
+static void wd_setup(const struct sim_model *m, bool force)
+{
+    test_setup(m, 1, KHZ);
+    sim_cpu(0)->msr_cost = 150;
+    xen_watchdog_setup();
+    watchdog_force = force;
+}
+
 /*
  * Ours (period P) and the watchdog (1000 P) armed d cycles apart, for d
  * across our NMI handler: the watchdog wraps inside it, or ours inside
@@ -140,10 +149,7 @@ static void wd_overlap(const struct sim_model *m, bool force)
 
     for ( d = 0; d <= 3000; d += 20, runs++ )
     {
-        test_setup(m, 1, KHZ);
-        sim_cpu(0)->msr_cost = 150;
-        xen_watchdog_setup();
-        watchdog_force = force;
+        wd_setup(m, force);
         if ( !start(0, XEN_SYSCTL_PROFILE_EVENT_CYCLES, period, 0) )
             break;
         /* Ours first, the watchdog d cycles later... */
@@ -159,10 +165,7 @@ static void wd_overlap(const struct sim_model *m, bool force)
         src->stop(0);
 
         /* ... and the watchdog first, ours d cycles later. */
-        test_setup(m, 1, KHZ);
-        sim_cpu(0)->msr_cost = 150;
-        xen_watchdog_setup();
-        watchdog_force = force;
+        wd_setup(m, force);
         if ( !start(0, XEN_SYSCTL_PROFILE_EVENT_CYCLES, period, 0) )
             break;
         src->stop(0);
@@ -204,10 +207,7 @@ static void wd_same_nmi(const struct sim_model *m, bool force)
 
     for ( d = -500; d <= 3000; d += 5, runs++ )
     {
-        test_setup(m, 1, KHZ);
-        sim_cpu(0)->msr_cost = 150;
-        xen_watchdog_setup();
-        watchdog_force = force;
+        wd_setup(m, force);
         if ( !start(0, XEN_SYSCTL_PROFILE_EVENT_CYCLES, period, 0) )
             break;
         sim_run(1000, 1000, 1000, 0, 0);
